@@ -1,0 +1,4 @@
+import { InitialSchema } from "./0001-initial-schema.js";
+
+/** Listed explicitly: no file discovery at run time, the same list in dev, tests and production. */
+export const migrations = [{ name: "0001-initial-schema", class: InitialSchema }];

@@ -1,0 +1,45 @@
+/** Readiness of the dependencies the API needs: database, storage, Temporal, cache. */
+export interface DependencyProbe {
+  name: string;
+  check(): Promise<void>;
+}
+
+export interface ReadinessReport {
+  ready: boolean;
+  dependencies: Record<string, { ok: boolean; error?: string }>;
+}
+
+export interface Readiness {
+  check(): Promise<ReadinessReport>;
+}
+
+const PROBE_TIMEOUT_MS = 2000;
+
+function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    promise.then(
+      () => (clearTimeout(timer), resolve()),
+      (error) => (clearTimeout(timer), reject(error)),
+    );
+  });
+}
+
+export function createReadiness(probes: DependencyProbe[]): Readiness {
+  return {
+    async check() {
+      const results = await Promise.all(
+        probes.map(async (probe) => {
+          try {
+            await withTimeout(probe.check(), PROBE_TIMEOUT_MS);
+            return [probe.name, { ok: true }] as const;
+          } catch (error) {
+            return [probe.name, { ok: false, error: (error as Error).message }] as const;
+          }
+        }),
+      );
+      const dependencies = Object.fromEntries(results);
+      return { ready: results.every(([, r]) => r.ok), dependencies };
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { Code } from "@connectrpc/connect";
+import type { ErrorReason } from "../domain/errors.js";
+
+/**
+ * The one table that maps domain reasons to Connect codes. HTTP statuses then follow Connect's
+ * code-to-status mapping, which gives the specification's table (400, 403, 404, 409).
+ */
+export const reasonCodes: Record<ErrorReason, Code> = {
+  VALIDATION_FAILED: Code.InvalidArgument,
+  MALFORMED_REQUEST: Code.InvalidArgument,
+  UNAUTHENTICATED: Code.Unauthenticated,
+  PERMISSION_DENIED: Code.PermissionDenied,
+  DEPENDENCY_UNAVAILABLE: Code.Unavailable,
+  INTERNAL: Code.Internal,
+  UNKNOWN_OBJECT_CLASS: Code.InvalidArgument,
+  FILE_TOO_LARGE: Code.InvalidArgument,
+  CONTENT_TYPE_NOT_ALLOWED: Code.InvalidArgument,
+  INVALID_FILENAME: Code.InvalidArgument,
+  UPLOAD_URL_EXPIRED: Code.InvalidArgument,
+  UPLOAD_MISSING: Code.InvalidArgument,
+  SIZE_MISMATCH: Code.InvalidArgument,
+  CHECKSUM_MISMATCH: Code.InvalidArgument,
+  UPLOAD_NOT_PENDING: Code.FailedPrecondition,
+  OBJECT_NOT_FOUND: Code.NotFound,
+  OBJECT_NOT_READY: Code.FailedPrecondition,
+  OBJECT_NOT_SUPERSEDED: Code.FailedPrecondition,
+  LEGAL_HOLD_ACTIVE: Code.PermissionDenied,
+  LEGAL_HOLD_NOT_ACTIVE: Code.FailedPrecondition,
+  FIELD_DEFINITION_NOT_FOUND: Code.NotFound,
+  FIELD_KEY_EXISTS: Code.AlreadyExists,
+  FIELD_KEY_IMMUTABLE: Code.InvalidArgument,
+  VERSION_CONFLICT: Code.Aborted,
+  INVALID_FORMULA: Code.InvalidArgument,
+  FORMULA_CYCLE: Code.InvalidArgument,
+  UNSAFE_PATTERN: Code.InvalidArgument,
+  INVALID_FILTER: Code.InvalidArgument,
+  UNKNOWN_FILTER_FIELD: Code.InvalidArgument,
+  UNKNOWN_FILTER_OPERATOR: Code.InvalidArgument,
+  CUSTOM_FIELD_VALIDATION_FAILED: Code.InvalidArgument,
+  CUSTOMER_NOT_FOUND: Code.NotFound,
+};
+
+/** Connect codes whose errors carry no stable domain reason get one derived from the code. */
+export function reasonForCode(code: Code): string {
+  return Code[code].replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
+}

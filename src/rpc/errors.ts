@@ -1,0 +1,43 @@
+import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { AppError, isAppError } from "../domain/errors.js";
+import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { reasonCodes, reasonForCode } from "./error-codes.js";
+
+const ERROR_DOMAIN = "files-and-fields";
+
+function errorInfo(reason: string, metadata: Record<string, string> = {}) {
+  return { desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason, domain: ERROR_DOMAIN, metadata }) };
+}
+
+function badRequest(error: AppError) {
+  const fieldViolations = error.violations.map((v) => ({
+    field: v.field,
+    description: v.rule ? `${v.description} (required by rule "${v.rule}")` : v.description,
+    reason: error.reason,
+  }));
+  return { desc: BadRequestSchema, value: create(BadRequestSchema, { fieldViolations }) };
+}
+
+function fromAppError(error: AppError): ConnectError {
+  const details: { desc: DescMessage; value: Message }[] = [errorInfo(error.reason, error.metadata)];
+  if (error.violations.length > 0) details.push(badRequest(error));
+  return new ConnectError(error.message, reasonCodes[error.reason], undefined, details, error);
+}
+
+function hasErrorInfo(error: ConnectError): boolean {
+  return error.findDetails(ErrorInfoSchema).length > 0;
+}
+
+/**
+ * Turns anything thrown by a handler into a ConnectError with an ErrorInfo detail. Unknown
+ * errors become `internal` without leaking their message; the caller logs them.
+ */
+export function toConnectError(error: unknown): ConnectError {
+  if (isAppError(error)) return fromAppError(error);
+  if (error instanceof ConnectError) {
+    if (!hasErrorInfo(error)) error.details.push(errorInfo(reasonForCode(error.code)));
+    return error;
+  }
+  return new ConnectError("internal error", Code.Internal, undefined, [errorInfo("INTERNAL")], error);
+}

@@ -1,0 +1,116 @@
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import http2, { type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from "node:http2";
+import net, { type AddressInfo, type Socket } from "node:net";
+import type { Logger } from "pino";
+import type { Readiness } from "../app/readiness.js";
+
+type Req = IncomingMessage | Http2ServerRequest;
+type Res = ServerResponse | Http2ServerResponse;
+export type RequestHandler = (req: Req, res: Res) => void | Promise<void>;
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  logger: Logger;
+  readiness: Readiness;
+  newRequestId(): string;
+  /** Exact paths served before anything else (e.g. /metrics, /api/v1/openapi.json). */
+  pages?: Record<string, RequestHandler>;
+  restPrefix: string;
+  rest: RequestHandler;
+  connect: RequestHandler;
+}
+
+export interface RunningHttpServer {
+  address: AddressInfo;
+  /** Stops accepting, lets in-flight calls finish (up to graceMs), then closes every connection. */
+  close(graceMs: number): Promise<void>;
+}
+
+const HTTP2_PREFACE_START = "PRI ";
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function writeJson(res: Res, status: number, body: unknown): void {
+  (res as ServerResponse).writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+function dispatcher(options: HttpServerOptions, inFlight: { count: number }): RequestHandler {
+  const { logger, restPrefix } = options;
+  return async (req, res) => {
+    const given = req.headers["x-request-id"];
+    const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : options.newRequestId();
+    req.headers["x-request-id"] = requestId;
+    res.setHeader("x-request-id", requestId);
+    const started = performance.now();
+    inFlight.count++;
+    res.once("close", () => {
+      inFlight.count--;
+      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      logger.info({ requestId, method: req.method, path: req.url, status: res.statusCode, durationMs }, "request");
+    });
+    const path = (req.url ?? "/").split("?")[0];
+    try {
+      if (path === "/healthz") return writeJson(res, 200, { status: "ok" });
+      if (path === "/readyz") {
+        const report = await options.readiness.check();
+        return writeJson(res, report.ready ? 200 : 503, report);
+      }
+      const page = options.pages?.[path];
+      if (page) return await page(req, res);
+      if (path === restPrefix || path.startsWith(`${restPrefix}/`)) return await options.rest(req, res);
+      return await options.connect(req, res);
+    } catch (error) {
+      logger.error({ requestId, err: error }, "unhandled error");
+      if (!res.headersSent) writeJson(res, 500, { code: "internal", message: "internal error" });
+      else res.end();
+    }
+  };
+}
+
+/**
+ * One port for everything: HTTP/2 prior-knowledge connections (gRPC over h2c) go to an HTTP/2
+ * server, everything else (REST, Connect, gRPC-Web from browsers) to an HTTP/1.1 server. The
+ * first bytes of a connection tell which: only HTTP/2 starts with the "PRI *" preface.
+ */
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const inFlight = { count: 0 };
+  const handle = dispatcher(options, inFlight);
+  const h1 = http.createServer((req, res) => void handle(req, res));
+  const h2 = http2.createServer({}, (req, res) => void handle(req, res));
+  const sockets = new Set<Socket>();
+  const sessions = new Set<Http2Session>();
+  h2.on("session", (session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+    socket.once("data", (chunk) => {
+      socket.pause();
+      socket.unshift(chunk);
+      const target = chunk.subarray(0, 4).toString("latin1") === HTTP2_PREFACE_START ? h2 : h1;
+      target.emit("connection", socket);
+      process.nextTick(() => socket.resume());
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  return {
+    address: server.address() as AddressInfo,
+    async close(graceMs) {
+      server.close();
+      for (const session of sessions) session.close();
+      h1.closeIdleConnections();
+      const deadline = Date.now() + graceMs;
+      while (inFlight.count > 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+        h1.closeIdleConnections();
+      }
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Which permission each RPC needs (DECISIONS.md, Permissions). Keyed by the method's full name so
+ * that every transport (gRPC, gRPC-Web, Connect, REST) is checked by the same table. An RPC that is
+ * missing here is refused, never silently open.
+ */
+export const methodPermissions: Record<string, string> = {
+  "filestorage.v1.FileStorageService/InitiateUpload": "stored_object:CREATE",
+  "filestorage.v1.FileStorageService/CompleteUpload": "stored_object:CREATE",
+  "filestorage.v1.FileStorageService/RefreshUploadUrl": "stored_object:CREATE",
+  "filestorage.v1.FileStorageService/GetUpload": "stored_object:READ",
+  "filestorage.v1.FileStorageService/ListUploads": "stored_object:READ",
+  "filestorage.v1.FileStorageService/CreateDownloadUrl": "stored_object:READ",
+  "filestorage.v1.FileStorageService/ListAuditEntries": "stored_object:READ",
+  "filestorage.v1.FileStorageService/DeleteUpload": "stored_object:DELETE",
+  "filestorage.v1.FileStorageService/RestoreUpload": "stored_object:CREATE",
+  "filestorage.v1.FileStorageService/PlaceLegalHold": "stored_object:LEGAL_HOLD_PLACE",
+  "filestorage.v1.FileStorageService/ReleaseLegalHold": "stored_object:LEGAL_HOLD_RELEASE",
+  "customfields.v1.CustomFieldsService/CreateFieldDefinition": "custom_field_definition:CREATE",
+  "customfields.v1.CustomFieldsService/ListFieldDefinitions": "custom_field_definition:READ",
+  "customfields.v1.CustomFieldsService/UpdateFieldDefinition": "custom_field_definition:UPDATE",
+  "customfields.v1.CustomFieldsService/DeleteFieldDefinition": "custom_field_definition:DELETE",
+  "customfields.v1.CustomFieldsService/GetCacheStats": "custom_field_definition:READ",
+  "customfields.v1.CustomFieldsService/ResolveValuesForCreate": "custom_field_definition:READ",
+  "customfields.v1.CustomFieldsService/ValidateValuesForUpdate": "custom_field_definition:READ",
+  "customfields.v1.CustomFieldsService/ParseFilters": "custom_field_definition:READ",
+  "customers.v1.CustomersService/CreateCustomer": "customer:CREATE",
+  "customers.v1.CustomersService/GetCustomer": "customer:READ",
+  "customers.v1.CustomersService/UpdateCustomer": "customer:UPDATE",
+  "customers.v1.CustomersService/ListCustomers": "customer:READ",
+};
+
+/** Services anyone may call: health checks carry no tenant. */
+export const publicServices = new Set(["grpc.health.v1.Health"]);
+
+export const allPermissions = [...new Set([...Object.values(methodPermissions), "webhook_endpoint:MANAGE"])].sort();

@@ -1,0 +1,86 @@
+import { fromJson, type DescField, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { AppError } from "../../domain/errors.js";
+import type { RouteMatch } from "./http-routes.js";
+
+/**
+ * Builds the request message of a REST call the way google.api.http transcoding does: the body
+ * (per the rule's `body`), then path variables, then query parameters for the remaining fields.
+ * Two generic extensions, each keyed on a field name so that no route is special-cased:
+ *  - a PATCH whose request has `update_mask` and whose body names none gets the mask of the
+ *    body's keys (as grpc-gateway does), so absent keys are left unchanged;
+ *  - query parameters that name no field land in a `map<string, string> filters` field when the
+ *    request has one (the `fieldKey__op=value` filters of list calls).
+ */
+export function buildRequest(match: RouteMatch, body: JsonValue | undefined, query: URLSearchParams): Message {
+  const { route, pathParams } = match;
+  const schema = route.method.input;
+  const json: JsonObject = bodyJson(route.body, body);
+  if (route.httpMethod === "PATCH" && schema.field.updateMask && json.updateMask === undefined) {
+    json.updateMask = Object.keys(json).filter((k) => fieldByJsonKey(schema, k)).join(",");
+  }
+  for (const [name, value] of Object.entries(pathParams)) {
+    const field = schema.fields.find((f) => f.name === name);
+    if (field) json[field.jsonName] = value;
+  }
+  applyQuery(schema, json, query, new Set([...Object.keys(pathParams), ...(route.body === "*" ? schema.fields.map((f) => f.name) : [route.body])]));
+  try {
+    return fromJson(schema, json, { ignoreUnknownFields: false });
+  } catch (error) {
+    throw new AppError("MALFORMED_REQUEST", describeJsonError(error), { cause: error });
+  }
+}
+
+function bodyJson(bodyRule: string, body: JsonValue | undefined): JsonObject {
+  if (bodyRule === "") return {};
+  if (body === undefined) return {};
+  if (bodyRule === "*") {
+    if (body === null || typeof body !== "object" || Array.isArray(body)) {
+      throw new AppError("MALFORMED_REQUEST", "the request body must be a JSON object");
+    }
+    return { ...body };
+  }
+  return { [bodyRule]: body };
+}
+
+function fieldByJsonKey(schema: DescMessage, key: string): DescField | undefined {
+  return schema.fields.find((f) => f.jsonName === key || f.name === key);
+}
+
+function queryValue(field: DescField, raw: string): JsonValue {
+  if (field.fieldKind === "scalar" && field.scalar === 8 /* BOOL */) {
+    if (raw === "true") return true;
+    if (raw === "false") return false;
+    throw new AppError("MALFORMED_REQUEST", `query parameter ${field.jsonName} must be true or false, got "${raw}"`);
+  }
+  return raw;
+}
+
+function filtersField(schema: DescMessage): DescField | undefined {
+  const field = schema.field.filters;
+  return field?.fieldKind === "map" && field.mapKey === 9 /* STRING */ ? field : undefined;
+}
+
+function applyQuery(schema: DescMessage, json: JsonObject, query: URLSearchParams, taken: Set<string>): void {
+  const filters: Record<string, string> = {};
+  for (const key of new Set(query.keys())) {
+    const values = query.getAll(key);
+    const field = fieldByJsonKey(schema, key);
+    if (field && !taken.has(field.name) && field.fieldKind !== "map" && field.fieldKind !== "message") {
+      json[field.jsonName] = field.fieldKind === "list" ? values : queryValue(field, values[values.length - 1]);
+      continue;
+    }
+    if (!field && filtersField(schema)) {
+      filters[key] = values[values.length - 1];
+      continue;
+    }
+    throw new AppError("MALFORMED_REQUEST", `unknown query parameter "${key}"`);
+  }
+  const target = filtersField(schema);
+  if (target && Object.keys(filters).length > 0) json[target.jsonName] = filters;
+}
+
+/** protobuf-es names the field in its message; keep that, without the schema's internals. */
+function describeJsonError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^cannot decode message [\w.]+ from JSON: /, "");
+}

@@ -1,0 +1,37 @@
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
+import { AppError } from "../domain/errors.js";
+import type { Principal } from "./principal.js";
+
+export interface TokenVerifierConfig {
+  jwksUrl?: string;
+  hs256Secret?: string;
+}
+
+export type TokenVerifier = (token: string) => Promise<Principal>;
+
+function principalFromClaims(payload: JWTPayload): Principal {
+  const { sub, tid, perms } = payload as JWTPayload & { tid?: unknown; perms?: unknown };
+  if (typeof sub !== "string" || sub === "") throw new AppError("UNAUTHENTICATED", "token has no subject (sub)");
+  if (typeof tid !== "string" || tid === "") throw new AppError("UNAUTHENTICATED", "token has no tenant (tid)");
+  if (perms !== undefined && (!Array.isArray(perms) || perms.some((p) => typeof p !== "string"))) {
+    throw new AppError("UNAUTHENTICATED", "token claim perms must be an array of strings");
+  }
+  return { tenantId: tid, actorId: sub, permissions: new Set((perms as string[] | undefined) ?? []) };
+}
+
+/** JWKS (RS256/ES256) in production, a shared HS256 secret in development (DECISIONS.md). */
+export function createTokenVerifier(config: TokenVerifierConfig): TokenVerifier {
+  const jwks = config.jwksUrl ? createRemoteJWKSet(new URL(config.jwksUrl)) : undefined;
+  const secret = config.hs256Secret ? new TextEncoder().encode(config.hs256Secret) : undefined;
+  return async (token) => {
+    try {
+      const { payload } = jwks
+        ? await jwtVerify(token, jwks, { algorithms: ["RS256", "ES256"] })
+        : await jwtVerify(token, secret!, { algorithms: ["HS256"] });
+      return principalFromClaims(payload);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError("UNAUTHENTICATED", `invalid token: ${(error as Error).message}`, { cause: error });
+    }
+  };
+}

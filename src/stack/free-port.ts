@@ -1,0 +1,53 @@
+/**
+ * TCP ports on loopback: whether one is free, and picking a free one.
+ */
+import { createServer } from "node:net";
+
+export const LOOPBACK = "127.0.0.1";
+
+/** Whether nothing listens on `port` (binding fails too when a server holds 0.0.0.0 or [::]). */
+export function isPortFree(port: number, host = LOOPBACK): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", () => resolve(false));
+    server.listen({ port, host, exclusive: true }, () => {
+      server.close(() => resolve(true));
+    });
+  });
+}
+
+function ephemeralPort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen({ port: 0, host, exclusive: true }, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => (port > 0 ? resolve(port) : reject(new Error("no port assigned"))));
+    });
+  });
+}
+
+/**
+ * Ports handed out by this process. The port is only reserved once the server binds it, so
+ * parallel starts in one process could otherwise be handed the same port twice.
+ */
+const handedOut = new Set<number>();
+
+/**
+ * A free port chosen by the OS, never one in `avoid` (e.g. the stack's default ports, which lie
+ * in the Linux ephemeral range and would make a later `npm start` fail) and never one this
+ * process handed out before.
+ */
+export async function findFreePort(options: { host?: string; avoid?: Iterable<number> } = {}): Promise<number> {
+  const avoid = new Set(options.avoid ?? []);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = await ephemeralPort(options.host ?? LOOPBACK);
+    if (avoid.has(port) || handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error("could not find a free TCP port on loopback");
+}
