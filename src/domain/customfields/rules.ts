@@ -44,6 +44,8 @@ export interface EffectiveField {
   validation: FieldValidation;
   /** The contextual or static default; undefined when there is none. */
   defaultValue: unknown;
+  /** The rule whose outcome supplied the default; absent for the static default. */
+  defaultFromRule?: string;
   /** The rule whose outcome made the field required, for the violation's `rule`. */
   requiredByRule?: string;
 }
@@ -57,11 +59,13 @@ export function effectiveField(def: FieldDefinition, context: RuleContext): Effe
   const validationMatch = evaluateRules(def.validationRules ?? [], context);
   const outcome = validationMatch?.outcome ?? {};
   const required = outcome.required ?? def.isRequired;
+  const fallback = effectiveDefault(def, context);
   const result: EffectiveField = {
     required,
     validation: mergeValidation(def.validation ?? {}, outcome.validation),
-    defaultValue: effectiveDefault(def, context),
+    defaultValue: fallback.value,
   };
+  if (fallback.rule !== undefined) result.defaultFromRule = fallback.rule;
   if (outcome.required === true && validationMatch) result.requiredByRule = validationMatch.ruleName;
   return result;
 }
@@ -83,13 +87,15 @@ export function mergeValidation(base: FieldValidation, override: FieldValidation
 }
 
 /** defaultRules count only under the RULE_BASED strategy; the static default is their fallback. */
-function effectiveDefault(def: FieldDefinition, context: RuleContext): unknown {
+function effectiveDefault(def: FieldDefinition, context: RuleContext): { value: unknown; rule?: string } {
   if (def.defaultStrategy === "RULE_BASED") {
     const match = evaluateRules(def.defaultRules ?? [], context);
-    if (match && match.outcome.defaultValue !== undefined) return match.outcome.defaultValue;
+    if (match && match.outcome.defaultValue !== undefined) {
+      return { value: match.outcome.defaultValue, rule: match.ruleName };
+    }
   }
-  if (def.defaultStrategy === "COMPUTED") return undefined;
-  return def.defaultValue;
+  if (def.defaultStrategy === "COMPUTED") return { value: undefined };
+  return { value: def.defaultValue };
 }
 
 function priorityOf(rule: Rule): number {

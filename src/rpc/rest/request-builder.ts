@@ -23,10 +23,26 @@ export function buildRequest(match: RouteMatch, body: JsonValue | undefined, que
     if (field) json[field.jsonName] = value;
   }
   applyQuery(schema, json, query, new Set([...Object.keys(pathParams), ...(route.body === "*" ? schema.fields.map((f) => f.name) : [route.body])]));
+  checkEnums(schema, json);
   try {
     return fromJson(schema, json, { ignoreUnknownFields: false });
   } catch (error) {
     throw new AppError("MALFORMED_REQUEST", describeJsonError(error), { cause: error });
+  }
+}
+
+/** protobuf-es does not name the field of an unknown enum value; the API must. */
+function checkEnums(schema: DescMessage, json: JsonObject): void {
+  for (const field of schema.fields) {
+    const value = json[field.jsonName] ?? json[field.name];
+    if (field.fieldKind !== "enum" || typeof value !== "string") continue;
+    const known = field.enum.values.map((v) => v.name);
+    if (!known.includes(value)) {
+      const allowed = known.filter((n) => !n.endsWith("_UNSPECIFIED")).join(", ");
+      throw new AppError("MALFORMED_REQUEST", `${field.jsonName}: unknown value "${value}"; expected one of ${allowed}`, {
+        violations: [{ field: field.jsonName, description: `unknown value "${value}"` }],
+      });
+    }
   }
 }
 
@@ -79,8 +95,12 @@ function applyQuery(schema: DescMessage, json: JsonObject, query: URLSearchParam
   if (target && Object.keys(filters).length > 0) json[target.jsonName] = filters;
 }
 
-/** protobuf-es names the field in its message; keep that, without the schema's internals. */
+const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** protobuf-es names the field as `pkg.Message.field_name`; the API speaks lowerCamelCase JSON. */
 function describeJsonError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
+  const field = /cannot decode field [\w.]+\.(\w+) from JSON: (.*)$/s.exec(message);
+  if (field) return `${camel(field[1])}: ${field[2]}`;
   return message.replace(/^cannot decode message [\w.]+ from JSON: /, "");
 }

@@ -1,0 +1,36 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { v7 as uuidv7 } from "uuid";
+import type { Cursor } from "../../domain/pagination.js";
+import type { Actor, AuditActionName } from "../../domain/files/stored-object.js";
+import { AuditEntryRow } from "./entities/audit-entry.js";
+
+export interface AuditRecord {
+  objectId: string;
+  action: AuditActionName;
+  actor: Actor;
+  result?: "SUCCESS" | "FAILURE";
+  details?: Record<string, unknown>;
+  at: Date;
+}
+
+/** Inserted in the caller's transaction, so a state change and its audit entry land together. */
+export async function writeAudit(em: EntityManager, record: AuditRecord): Promise<void> {
+  await em.insert(AuditEntryRow, {
+    id: uuidv7(),
+    tenantId: record.actor.tenantId,
+    objectId: record.objectId,
+    action: record.action,
+    actorId: record.actor.actorId,
+    requestId: record.actor.requestId ?? null,
+    result: record.result ?? "SUCCESS",
+    details: record.details ?? null,
+    occurredAt: record.at,
+  });
+}
+
+export async function listAudit(em: EntityManager, tenantId: string, objectId: string, after: Cursor | undefined, limit: number) {
+  const where = after
+    ? { tenantId, objectId, $or: [{ occurredAt: { $gt: after.createdAt } }, { occurredAt: after.createdAt, id: { $gt: after.id } }] }
+    : { tenantId, objectId };
+  return em.find(AuditEntryRow, where, { orderBy: { occurredAt: "asc", id: "asc" }, limit });
+}

@@ -1,0 +1,198 @@
+/**
+ * Turns a parsed custom field filter into a PostgreSQL WHERE fragment over the JSONB column that
+ * holds customFields. Pure string building: `?` placeholders (knex / MikroORM raw style), every
+ * value a parameter. Field keys come from definitions and are embedded as SQL literals only after
+ * matching ^[a-z_]{1,64}$, so they cannot carry quotes.
+ *
+ * Index-friendly shapes:
+ * - eq / in: JSONB containment `column @> ?::jsonb`, served by a GIN (jsonb_path_ops) index.
+ * - ranges: a typed expression guarded by jsonb_typeof, so a value of the wrong stored type is
+ *   NULL (no match) instead of a cast error; expressionIndexDdl() builds the matching index.
+ */
+import { AppError } from "../../domain/errors.js";
+import type { FieldType } from "../../domain/customfields/definition.js";
+import type { FilterClause, FilterValue, ParsedFilter } from "../../domain/customfields/filters.js";
+
+export interface SqlFragment {
+  sql: string;
+  params: (string | number | boolean)[];
+}
+
+const FIELD_KEY = /^[a-z_]{1,64}$/;
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+const QUALIFIED_COLUMN = /^[a-z_][a-z0-9_]{0,62}(?:\.[a-z_][a-z0-9_]{0,62})?$/;
+
+/** All clauses AND-ed; an empty filter is `TRUE`. */
+export function compileFilterSql(filter: ParsedFilter, column = "custom_fields"): SqlFragment {
+  assertColumn(column);
+  const params: SqlFragment["params"] = [];
+  const parts = filter.clauses.map((clause) => compileClause(clause, column, params));
+  return { sql: parts.length === 0 ? "TRUE" : parts.join(" AND "), params };
+}
+
+/** The value at `key` as numeric when it is a JSON number, else NULL. */
+export function numericExpression(column: string, key: string): string {
+  assertColumn(column);
+  assertKey(key);
+  return `(CASE WHEN jsonb_typeof(${column}->'${key}') = 'number' THEN (${column}->>'${key}')::numeric END)`;
+}
+
+/** The value at `key` as text when it is a JSON string, else NULL. Dates are stored normalized. */
+export function textExpression(column: string, key: string): string {
+  assertColumn(column);
+  assertKey(key);
+  return `(CASE WHEN jsonb_typeof(${column}->'${key}') = 'string' THEN ${column}->>'${key}' END)`;
+}
+
+/**
+ * A btree index on (tenant_id, typed expression) for range filters and sorting on one field. The
+ * expression is built by the same function as the query's, so the planner matches it.
+ */
+export function expressionIndexDdl(
+  table: string,
+  column: string,
+  key: string,
+  fieldType: FieldType,
+  indexName: string,
+): string {
+  assertIdentifier(table, "table");
+  assertIdentifier(column, "column");
+  assertIdentifier(indexName, "index name");
+  const expression = rangeExpression(fieldType, column, key);
+  if (expression === undefined) {
+    throw new AppError("VALIDATION_FAILED", `a ${fieldType} field has no typed expression index; containment serves it`);
+  }
+  return `CREATE INDEX IF NOT EXISTS ${indexName} ON ${table} (tenant_id, ${expression})`;
+}
+
+function compileClause(clause: FilterClause, column: string, params: SqlFragment["params"]): string {
+  const { fieldKey: key, operator, values } = clause;
+  assertKey(key);
+  switch (operator) {
+    case "eq":
+      return containment(column, key, values[0], params);
+    case "ne":
+      return `NOT ${containment(column, key, values[0], params)}`;
+    case "in":
+      return anyContainment(column, key, values, params);
+    case "nin":
+      return `NOT ${anyContainment(column, key, values, params)}`;
+    case "gt":
+    case "gte":
+    case "lt":
+    case "lte":
+      return comparison(clause, column, RANGE_SQL[operator], params);
+    case "between":
+      return between(clause, column, params);
+    case "contains":
+      return like(column, key, "LIKE", `%${escapeLike(text(values[0]))}%`, params);
+    case "icontains":
+      return like(column, key, "ILIKE", `%${escapeLike(text(values[0]))}%`, params);
+    case "startswith":
+      return like(column, key, "LIKE", `${escapeLike(text(values[0]))}%`, params);
+    case "endswith":
+      return like(column, key, "LIKE", `%${escapeLike(text(values[0]))}`, params);
+    case "isnull":
+      return values[0] === true ? isNull(column, key) : isNotNull(column, key);
+  }
+}
+
+const RANGE_SQL = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
+
+/**
+ * `column @> {"key": value}`. The object is built with Object.fromEntries, and the key is a
+ * checked field key, so the JSON text is exactly one member. A row without the key never matches,
+ * so `ne` (NOT containment) includes rows where the field is absent.
+ */
+function containment(column: string, key: string, value: FilterValue | undefined, params: SqlFragment["params"]): string {
+  params.push(JSON.stringify(Object.fromEntries([[key, value ?? null]])));
+  return `(${column} @> ?::jsonb)`;
+}
+
+/** An OR of containments: each arm can use the GIN index (BitmapOr). */
+function anyContainment(column: string, key: string, values: FilterValue[], params: SqlFragment["params"]): string {
+  if (values.length === 0) return "FALSE";
+  const arms = values.map((value) => containment(column, key, value, params));
+  return `(${arms.join(" OR ")})`;
+}
+
+function comparison(clause: FilterClause, column: string, op: string, params: SqlFragment["params"]): string {
+  const expression = typedRangeExpression(clause, column);
+  params.push(scalar(clause.values[0]));
+  return `${expression} ${op} ${placeholder(clause.fieldType)}`;
+}
+
+/** Inclusive at both ends, as SQL BETWEEN is. */
+function between(clause: FilterClause, column: string, params: SqlFragment["params"]): string {
+  const expression = typedRangeExpression(clause, column);
+  params.push(scalar(clause.values[0]), scalar(clause.values[1]));
+  const p = placeholder(clause.fieldType);
+  return `${expression} BETWEEN ${p} AND ${p}`;
+}
+
+function typedRangeExpression(clause: FilterClause, column: string): string {
+  const expression = rangeExpression(clause.fieldType, column, clause.fieldKey);
+  if (expression === undefined) {
+    throw new AppError("INVALID_FILTER", `filter on "${clause.fieldKey}": ${clause.operator} does not apply to a ${clause.fieldType} field`);
+  }
+  return expression;
+}
+
+/** Dates compare as normalized text; numbers (and computed values) as numeric. */
+function rangeExpression(fieldType: FieldType, column: string, key: string): string | undefined {
+  switch (fieldType) {
+    case "NUMBER":
+    case "COMPUTED":
+      return numericExpression(column, key);
+    case "DATE":
+    case "STRING":
+    case "SELECT":
+      return textExpression(column, key);
+    default:
+      return undefined;
+  }
+}
+
+function placeholder(fieldType: FieldType): string {
+  return fieldType === "DATE" || fieldType === "STRING" || fieldType === "SELECT" ? "?::text" : "?::numeric";
+}
+
+function like(column: string, key: string, op: "LIKE" | "ILIKE", pattern: string, params: SqlFragment["params"]): string {
+  params.push(pattern);
+  return `${textExpression(column, key)} ${op} ? ESCAPE '\\'`;
+}
+
+/** Absent key, or present as JSON null. `?` (key exists) is avoided: it is the placeholder. */
+function isNull(column: string, key: string): string {
+  return `(${column}->'${key}' IS NULL OR jsonb_typeof(${column}->'${key}') = 'null')`;
+}
+
+function isNotNull(column: string, key: string): string {
+  return `(${column}->'${key}' IS NOT NULL AND jsonb_typeof(${column}->'${key}') <> 'null')`;
+}
+
+/** LIKE wildcards and the escape character itself are matched literally. */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+function text(value: FilterValue | undefined): string {
+  return value === null || value === undefined ? "" : String(value);
+}
+
+function scalar(value: FilterValue | undefined): string | number | boolean {
+  if (value === null || value === undefined) throw new AppError("INVALID_FILTER", "a range filter needs a value");
+  return value;
+}
+
+function assertKey(key: string): void {
+  if (!FIELD_KEY.test(key)) throw new AppError("INVALID_FILTER", `"${key.slice(0, 80)}" is not a valid field key`);
+}
+
+function assertColumn(column: string): void {
+  if (!QUALIFIED_COLUMN.test(column)) throw new AppError("VALIDATION_FAILED", `"${column.slice(0, 80)}" is not a valid column`);
+}
+
+function assertIdentifier(name: string, what: string): void {
+  if (!IDENTIFIER.test(name)) throw new AppError("VALIDATION_FAILED", `"${name.slice(0, 80)}" is not a valid ${what}`);
+}

@@ -1,0 +1,119 @@
+import {
+  Client,
+  Connection,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  isGrpcServiceError,
+} from "@temporalio/client";
+import { ApplicationFailure } from "@temporalio/common";
+import { AppError, type ErrorReason } from "../../domain/errors.js";
+import type { StoredObjectView } from "../../domain/files/stored-object.js";
+import { lifecycleWorkflowId } from "../../domain/files/stored-object.js";
+import {
+  awaitScanUpdate,
+  completeUpdate,
+  type CompleteArgs,
+  LIFECYCLE_WORKFLOW,
+  type LifecycleInput,
+  type ObjectRef,
+  retentionChangedSignal,
+} from "../../../workflows/definitions.js";
+import { OBJECT_CLASS, OBJECT_STATUS, OWNER_ENTITY_TYPE, TENANT_ID } from "../../../workflows/search-attributes.js";
+
+export interface LifecycleStart {
+  objectClass: string;
+  ownerEntityType: string;
+  pendingDeadline: Date;
+}
+
+/** The API's handle on object workflows. Temporal errors leave as domain errors. */
+export class LifecycleClient {
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+    private readonly timeouts: LifecycleInput["timeouts"],
+  ) {}
+
+  static async connect(address: string, namespace: string, taskQueue: string, timeouts: LifecycleInput["timeouts"]) {
+    const connection = await Connection.connect({ address, connectTimeout: "5s" });
+    return new LifecycleClient(new Client({ connection, namespace }), taskQueue, timeouts);
+  }
+
+  async start(ref: ObjectRef, start: LifecycleStart): Promise<void> {
+    await this.guard("start workflow", () =>
+      this.client.workflow.start(LIFECYCLE_WORKFLOW, {
+        taskQueue: this.taskQueue,
+        workflowId: lifecycleWorkflowId(ref.tenantId, ref.objectId),
+        args: [{ ...ref, mode: "upload", pendingDeadline: start.pendingDeadline.toISOString(), timeouts: this.timeouts } satisfies LifecycleInput],
+        typedSearchAttributes: [
+          { key: TENANT_ID, value: ref.tenantId },
+          { key: OBJECT_STATUS, value: "PENDING_UPLOAD" },
+          { key: OBJECT_CLASS, value: start.objectClass },
+          { key: OWNER_ENTITY_TYPE, value: start.ownerEntityType },
+        ],
+      }),
+    );
+  }
+
+  async complete(ref: ObjectRef, args: CompleteArgs): Promise<StoredObjectView> {
+    const handle = this.client.workflow.getHandle(lifecycleWorkflowId(ref.tenantId, ref.objectId));
+    return this.guard("complete", () => handle.executeUpdate(completeUpdate, { args: [args] }));
+  }
+
+  /** Resolves when the scan ended, or with undefined when `timeoutMs` passed first. */
+  async awaitScan(ref: ObjectRef, timeoutMs: number): Promise<StoredObjectView | undefined> {
+    const handle = this.client.workflow.getHandle(lifecycleWorkflowId(ref.tenantId, ref.objectId));
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs)));
+    try {
+      const settled = handle.executeUpdate(awaitScanUpdate).then((v) => v ?? undefined).catch(() => undefined);
+      return await Promise.race([settled, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Re-arms an object's retention timer, starting its workflow again when it had ended. */
+  async retentionChanged(ref: ObjectRef): Promise<void> {
+    await this.guard("signal retention", () =>
+      this.client.workflow.signalWithStart(LIFECYCLE_WORKFLOW, {
+        taskQueue: this.taskQueue,
+        workflowId: lifecycleWorkflowId(ref.tenantId, ref.objectId),
+        args: [{ ...ref, mode: "retention", timeouts: this.timeouts } satisfies LifecycleInput],
+        signal: retentionChangedSignal,
+        signalArgs: [],
+        typedSearchAttributes: [{ key: TENANT_ID, value: ref.tenantId }],
+      }),
+    );
+  }
+
+  async ping(): Promise<void> {
+    await this.client.workflowService.getSystemInfo({});
+  }
+
+  async close(): Promise<void> {
+    await this.client.connection.close();
+  }
+
+  private async guard<T>(action: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw translateTemporalError(error, action);
+    }
+  }
+}
+
+function translateTemporalError(error: unknown, action: string): Error {
+  if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
+    const reason = (error.cause.type ?? "INTERNAL") as ErrorReason;
+    return new AppError(reason, error.cause.message, { cause: error });
+  }
+  if (error instanceof WorkflowNotFoundError) {
+    return new AppError("OBJECT_NOT_FOUND", "upload not found", { cause: error });
+  }
+  if (isGrpcServiceError(error) || /connect|unavailable|deadline/i.test(String((error as Error)?.message))) {
+    return new AppError("DEPENDENCY_UNAVAILABLE", `workflow service unavailable (${action}); retry shortly`, { cause: error });
+  }
+  return error as Error;
+}

@@ -1,0 +1,25 @@
+import type { RetentionConfig, StorageConfig } from "../../config.js";
+import type { StoredObjectStore } from "../../adapters/postgres/stored-object-store.js";
+import type { LifecycleClient } from "../../adapters/temporal/lifecycle-client.js";
+import { AppError } from "../../domain/errors.js";
+import type { ObjectStorage } from "../../domain/files/object-storage.js";
+import type { Actor, StoredObjectView } from "../../domain/files/stored-object.js";
+
+/** What the file storage use cases need; wired in src/main. */
+export interface FileStorageDeps {
+  store: StoredObjectStore;
+  storage: ObjectStorage;
+  lifecycle: Pick<LifecycleClient, "start" | "complete" | "awaitScan" | "retentionChanged">;
+  storageConfig: StorageConfig;
+  retention: RetentionConfig;
+  completeWaitTimeoutSeconds: number;
+  now(): Date;
+  newId(): string;
+}
+
+/** Another tenant's object behaves exactly like one that does not exist. */
+export async function findOrFail(deps: FileStorageDeps, actor: Actor, objectId: string): Promise<StoredObjectView> {
+  const found = await deps.store.findLive(actor.tenantId, objectId);
+  if (!found) throw new AppError("OBJECT_NOT_FOUND", `upload ${objectId} not found`);
+  return found;
+}

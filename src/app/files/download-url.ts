@@ -1,0 +1,37 @@
+import { AppError } from "../../domain/errors.js";
+import type { Actor } from "../../domain/files/stored-object.js";
+import { findOrFail, type FileStorageDeps } from "./deps.js";
+
+export interface DownloadUrl {
+  url: string;
+  expiresAt: Date;
+  contentType: string;
+  originalFilename: string;
+  fileSize: number;
+}
+
+/** READY objects only; audited as DOWNLOAD_URL_ISSUED. */
+export async function createDownloadUrl(
+  deps: FileStorageDeps,
+  actor: Actor,
+  objectId: string,
+  disposition: "attachment" | "inline",
+): Promise<DownloadUrl> {
+  const object = await findOrFail(deps, actor, objectId);
+  if (object.status !== "READY") {
+    throw new AppError("OBJECT_NOT_READY", `upload ${objectId} is ${object.status}; downloads need READY`);
+  }
+  const now = deps.now();
+  const signed = await deps.storage.presignDownload(
+    {
+      key: object.storageKey,
+      filename: object.originalFilename,
+      disposition,
+      contentType: object.contentType,
+      expiresInSeconds: deps.storageConfig.presignDownloadExpirySeconds,
+    },
+    now,
+  );
+  await deps.store.audit({ objectId, action: "DOWNLOAD_URL_ISSUED", actor, details: { disposition }, at: now });
+  return { ...signed, contentType: object.contentType, originalFilename: object.originalFilename, fileSize: object.fileSize };
+}

@@ -1,0 +1,81 @@
+import { StoredObjectRow } from "../../adapters/postgres/entities/stored-object.js";
+import { UploadSessionRow } from "../../adapters/postgres/entities/upload-session.js";
+import type { PresignedUpload } from "../../domain/files/object-storage.js";
+import { retentionDeadline } from "../../domain/files/retention.js";
+import { storageKeyFor } from "../../domain/files/storage-key.js";
+import type { Actor, StoredObjectView } from "../../domain/files/stored-object.js";
+import { lifecycleWorkflowId } from "../../domain/files/stored-object.js";
+import { checkUploadDeclaration, normalizeContentType, type UploadDeclaration } from "../../domain/files/upload-request.js";
+import type { FileStorageDeps } from "./deps.js";
+
+export interface InitiateInput extends UploadDeclaration {
+  contentMd5?: string;
+  contentSha256?: string;
+}
+
+export interface InitiateResult {
+  object: StoredObjectView;
+  upload: PresignedUpload;
+  sessionId: string;
+}
+
+/**
+ * Atomic: the rows are written and the workflow started in one transaction. A crash before the
+ * commit leaves at most a workflow whose timer finds nothing; after it, the workflow cleans up.
+ */
+export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input: InitiateInput): Promise<InitiateResult> {
+  const rules = checkUploadDeclaration(input, deps.storageConfig.maxFileSizeBytes);
+  const now = deps.now();
+  const objectId = deps.newId();
+  const contentType = normalizeContentType(input.contentType);
+  const storageKey = storageKeyFor(actor.tenantId, input.ownerEntityType, input.ownerEntityId, objectId);
+  const pendingDeadline = retentionDeadline("TEMP_UPLOAD_24H", now, deps.retention)!;
+  const upload = await deps.storage.presignUpload(
+    {
+      key: storageKey,
+      contentType,
+      contentLength: input.fileSize,
+      md5Hex: input.contentMd5 || undefined,
+      sha256Hex: input.contentSha256 || undefined,
+      expiresInSeconds: deps.storageConfig.presignUploadExpirySeconds,
+    },
+    now,
+  );
+  const object = Object.assign(new StoredObjectRow(), {
+    id: objectId,
+    tenantId: actor.tenantId,
+    storageKey,
+    status: "PENDING_UPLOAD",
+    objectClass: rules.name,
+    ownerEntityType: input.ownerEntityType,
+    ownerEntityId: input.ownerEntityId,
+    originalFilename: input.originalFilename,
+    contentType,
+    fileSize: String(input.fileSize),
+    isCurrent: false,
+    retentionPolicy: "TEMP_UPLOAD_24H",
+    retentionExpiresAt: pendingDeadline,
+    workflowId: lifecycleWorkflowId(actor.tenantId, objectId),
+    storageDeletePending: false,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const session = Object.assign(new UploadSessionRow(), {
+    id: deps.newId(),
+    tenantId: actor.tenantId,
+    objectId,
+    initiatedBy: actor.actorId,
+    presignExpiresAt: upload.expiresAt,
+    expectedContentType: contentType,
+    expectedFileSize: String(input.fileSize),
+    contentMd5: input.contentMd5 || null,
+    contentSha256: input.contentSha256 || null,
+    policySnapshot: { ...rules, maxFileSizeBytes: Math.min(rules.maxSizeBytes, deps.storageConfig.maxFileSizeBytes) },
+    createdAt: now,
+  });
+  const audit = { objectId, action: "UPLOAD_INITIATED" as const, actor, details: { sessionId: session.id }, at: now };
+  const view = await deps.store.createInitiated(object, session, audit, () =>
+    deps.lifecycle.start({ tenantId: actor.tenantId, objectId }, { objectClass: rules.name, ownerEntityType: input.ownerEntityType, pendingDeadline }),
+  );
+  return { object: view, upload, sessionId: session.id };
+}

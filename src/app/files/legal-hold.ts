@@ -1,0 +1,24 @@
+import { AppError } from "../../domain/errors.js";
+import type { Actor, StoredObjectView } from "../../domain/files/stored-object.js";
+import { findOrFail, type FileStorageDeps } from "./deps.js";
+
+/**
+ * Holds live in the row (checked by every delete and expiry statement) and, where the bucket
+ * has Object Lock, on the bucket object too. The workflow is told so its timer re-arms.
+ */
+export async function setLegalHold(
+  deps: FileStorageDeps,
+  actor: Actor,
+  objectId: string,
+  hold: { reason: string } | null,
+): Promise<StoredObjectView> {
+  const outcome = await deps.store.setHold(actor, objectId, hold, deps.now());
+  if (outcome === "missing") throw new AppError("OBJECT_NOT_FOUND", `upload ${objectId} not found`);
+  if (outcome === "unchanged" && !hold) throw new AppError("LEGAL_HOLD_NOT_ACTIVE", "the object has no legal hold");
+  const object = await findOrFail(deps, actor, objectId);
+  if (outcome === "changed") {
+    if (object.status !== "PENDING_UPLOAD") await deps.storage.setLegalHold(object.storageKey, hold !== null);
+    await deps.lifecycle.retentionChanged({ tenantId: actor.tenantId, objectId });
+  }
+  return object;
+}

@@ -1,0 +1,48 @@
+import { UploadSessionRow } from "../../adapters/postgres/entities/upload-session.js";
+import { AppError } from "../../domain/errors.js";
+import type { PresignedUpload } from "../../domain/files/object-storage.js";
+import type { Actor } from "../../domain/files/stored-object.js";
+import { findOrFail, type FileStorageDeps } from "./deps.js";
+
+/** A fresh signed PUT URL for an object that is still PENDING_UPLOAD; audited. */
+export async function refreshUploadUrl(deps: FileStorageDeps, actor: Actor, objectId: string): Promise<PresignedUpload> {
+  const object = await findOrFail(deps, actor, objectId);
+  if (object.status !== "PENDING_UPLOAD") {
+    throw new AppError("UPLOAD_NOT_PENDING", `upload ${objectId} is ${object.status}; only a PENDING_UPLOAD object gets a new URL`);
+  }
+  const previous = await deps.store.latestSession(actor.tenantId, objectId);
+  const now = deps.now();
+  const upload = await deps.storage.presignUpload(
+    {
+      key: object.storageKey,
+      contentType: object.contentType,
+      contentLength: object.fileSize,
+      md5Hex: previous?.contentMd5 ?? undefined,
+      sha256Hex: previous?.contentSha256 ?? undefined,
+      expiresInSeconds: deps.storageConfig.presignUploadExpirySeconds,
+    },
+    now,
+  );
+  const session = Object.assign(new UploadSessionRow(), {
+    id: deps.newId(),
+    tenantId: actor.tenantId,
+    objectId,
+    initiatedBy: actor.actorId,
+    presignExpiresAt: upload.expiresAt,
+    expectedContentType: object.contentType,
+    expectedFileSize: String(object.fileSize),
+    contentMd5: previous?.contentMd5 ?? null,
+    contentSha256: previous?.contentSha256 ?? null,
+    policySnapshot: previous?.policySnapshot ?? {},
+    createdAt: now,
+  });
+  const added = await deps.store.addSession(session, {
+    objectId,
+    action: "UPLOAD_URL_REFRESHED",
+    actor,
+    details: { sessionId: session.id },
+    at: now,
+  });
+  if (!added) throw new AppError("UPLOAD_NOT_PENDING", `upload ${objectId} is no longer PENDING_UPLOAD`);
+  return upload;
+}

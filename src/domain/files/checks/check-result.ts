@@ -1,0 +1,67 @@
+/** Names of the checks a scan can run; each appears at most once in a scan outcome. */
+export type CheckName =
+  | "magic_bytes"
+  | "image_dimensions"
+  | "image_structure"
+  | "svg_safety"
+  | "pdf_structure"
+  | "csv_structure"
+  | "office_structure";
+
+/** Every machine reason a failed check can carry. Stable: audit records and clients key on them. */
+export type ScanReason =
+  // any type
+  | "UNSUPPORTED_CONTENT_TYPE"
+  | "EMPTY_FILE"
+  | "MAGIC_MISMATCH"
+  | "INTERNAL_CHECK_ERROR"
+  // raster images
+  | "DIMENSIONS_UNREADABLE"
+  | "DIMENSIONS_TOO_LARGE"
+  | "TRAILING_DATA"
+  | "IMAGE_TRUNCATED"
+  // SVG
+  | "SVG_TOO_LARGE"
+  | "SVG_PARSE_ERROR"
+  | "SVG_NOT_SVG"
+  | "SVG_DOCTYPE"
+  | "SVG_PROCESSING_INSTRUCTION"
+  | "SVG_SCRIPT"
+  | "SVG_EVENT_HANDLER"
+  | "SVG_JAVASCRIPT_URL"
+  | "SVG_DATA_URL"
+  | "SVG_FOREIGN_OBJECT"
+  | "SVG_FORBIDDEN_ELEMENT"
+  | "SVG_EXTERNAL_REFERENCE"
+  // PDF
+  | "PDF_INVALID_HEADER"
+  | "PDF_MISSING_EOF"
+  | "PDF_POLYGLOT"
+  // CSV
+  | "CSV_EMPTY"
+  | "CSV_INVALID_UTF8"
+  | "CSV_NUL_BYTE"
+  | "CSV_AMBIGUOUS_DELIMITER"
+  | "CSV_RAGGED_ROWS"
+  | "CSV_UNBALANCED_QUOTES"
+  | "CSV_INVALID_LINE_BREAK"
+  // XLS / XLSX
+  | "OFFICE_CORRUPT"
+  | "OFFICE_NOT_SPREADSHEET"
+  | "OFFICE_MACROS";
+
+/** The verdict of one check. A failed check always has a reason and a human-readable message. */
+export interface CheckResult {
+  name: CheckName;
+  passed: boolean;
+  reason?: ScanReason;
+  message?: string;
+}
+
+export function passed(name: CheckName): CheckResult {
+  return { name, passed: true };
+}
+
+export function failed(name: CheckName, reason: ScanReason, message: string): CheckResult {
+  return { name, passed: false, reason, message };
+}

@@ -1,0 +1,70 @@
+import type { ObjectClassName, RetentionPolicyName } from "./object-classes.js";
+
+export type ObjectStatusName = "PENDING_UPLOAD" | "SCANNING" | "READY" | "REJECTED";
+export type DeleteReason = "USER_DELETED" | "EXPIRED" | "CHECKSUM_MISMATCH";
+
+export type AuditActionName =
+  | "UPLOAD_INITIATED"
+  | "UPLOAD_COMPLETED"
+  | "UPLOAD_FAILED"
+  | "SCAN_PASSED"
+  | "SCAN_FAILED"
+  | "DOWNLOAD_URL_ISSUED"
+  | "OBJECT_DELETED"
+  | "OBJECT_EXPIRED"
+  | "HOLD_PLACED"
+  | "HOLD_RELEASED"
+  | "UPLOAD_URL_REFRESHED"
+  | "OBJECT_RESTORED"
+  | "OBJECT_SUPERSEDED";
+
+export interface ScanCheckResult {
+  name: string;
+  passed: boolean;
+  reason?: string;
+  message?: string;
+}
+
+export interface ScanResultView {
+  passed: boolean;
+  checks: ScanCheckResult[];
+  finishedAt: string;
+  bytesRead: number;
+}
+
+/** A stored object as the service shows it; plain data so it crosses Temporal as JSON. */
+export interface StoredObjectView {
+  id: string;
+  tenantId: string;
+  storageKey: string;
+  status: ObjectStatusName;
+  objectClass: ObjectClassName;
+  ownerEntityType: string;
+  ownerEntityId: string;
+  originalFilename: string;
+  contentType: string;
+  fileSize: number;
+  isCurrent: boolean;
+  legalHold?: { reason: string; placedBy: string; placedAt: string };
+  retentionPolicy: RetentionPolicyName;
+  retentionExpiresAt?: string;
+  scanResult?: ScanResultView;
+  checksum?: string;
+  createdAt: string;
+  updatedAt: string;
+  uploadedAt?: string;
+}
+
+/** Who does something, for the audit trail. */
+export interface Actor {
+  tenantId: string;
+  actorId: string;
+  requestId?: string;
+}
+
+export const SYSTEM_ACTOR_ID = "system";
+
+/** Workflow id of an object's lifecycle: derived, so any process can find it. */
+export function lifecycleWorkflowId(tenantId: string, objectId: string): string {
+  return `object-${tenantId}-${objectId}`;
+}

@@ -1,0 +1,96 @@
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { createRouterTransport, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
+import { v7 as uuidv7 } from "uuid";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import { openDatabase, migrate } from "../adapters/postgres/orm.js";
+import { StoredObjectStore } from "../adapters/postgres/stored-object-store.js";
+import { createS3Client, createS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
+import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
+import { createReadiness } from "../app/readiness.js";
+import type { FileStorageDeps } from "../app/files/deps.js";
+import { FileStorageService } from "../../gen/filestorage/v1/file_storage_service_pb.js";
+import { CustomFieldsService } from "../../gen/customfields/v1/custom_fields_service_pb.js";
+import { CustomersService } from "../../gen/customers/v1/customers_service_pb.js";
+import { registerHealthService } from "../rpc/health-service.js";
+import { startHttpServer, type RunningHttpServer } from "../rpc/http-server.js";
+import { authInterceptor, errorInterceptor, requestIdInterceptor, validationInterceptor } from "../rpc/interceptors.js";
+import { jsonWriteOptions } from "../rpc/json-options.js";
+import { createRestHandler } from "../rpc/rest/rest-handler.js";
+import { createTokenVerifier } from "../rpc/token-verifier.js";
+import { registerFileStorageService } from "../rpc/handlers/file-storage-service.js";
+import { createCustomFieldsModule } from "./custom-fields-module.js";
+
+export interface RunningApi {
+  server: RunningHttpServer;
+  close(): Promise<void>;
+}
+
+export const REST_PREFIX = "/api/v1";
+
+/** Wires adapters, use cases and transports, and serves them on one port. */
+export async function startApi(config: Config, logger: Logger): Promise<RunningApi> {
+  const orm = await openDatabase(config.databaseUrl);
+  const applied = await migrate(orm);
+  if (applied.length > 0) logger.info({ applied }, "migrations applied");
+  const s3 = createS3Client(config.storage);
+  const storage = createS3ObjectStorage(s3, config.storage);
+  const lifecycle = await LifecycleClient.connect(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, {
+    scanSeconds: 600,
+    heartbeatSeconds: 30,
+  });
+  const customFields = await createCustomFieldsModule(config, orm, logger);
+  const readiness = createReadiness([
+    { name: "database", check: async () => void (await orm.em.fork().execute("select 1")) },
+    { name: "storage", check: () => storage.ping() },
+    { name: "temporal", check: () => lifecycle.ping() },
+    { name: "cache", check: () => customFields.pingCache() },
+  ]);
+  const files: FileStorageDeps = {
+    store: new StoredObjectStore(orm),
+    storage,
+    lifecycle,
+    storageConfig: config.storage,
+    retention: config.retention,
+    completeWaitTimeoutSeconds: config.completeWaitTimeoutSeconds,
+    now: () => new Date(),
+    newId: () => uuidv7(),
+  };
+  const routes = (router: ConnectRouter) => {
+    registerHealthService(router, readiness);
+    registerFileStorageService(router, files);
+    customFields.register(router);
+  };
+  const interceptors: Interceptor[] = [
+    errorInterceptor(logger),
+    requestIdInterceptor(() => uuidv7()),
+    authInterceptor(createTokenVerifier(config.auth)),
+    validationInterceptor(),
+  ];
+  const routerOptions = { interceptors, readMaxBytes: config.maxRequestBodyBytes, jsonOptions: { ...jsonWriteOptions, ignoreUnknownFields: false } };
+  const connect = connectNodeAdapter({ routes, ...routerOptions });
+  const rest = createRestHandler({
+    services: [FileStorageService, CustomFieldsService, CustomersService],
+    transport: createRouterTransport(routes, { router: routerOptions }),
+    maxBodyBytes: config.maxRequestBodyBytes,
+    prefix: REST_PREFIX,
+  });
+  const server = await startHttpServer({
+    host: config.host,
+    port: config.port,
+    logger,
+    readiness,
+    newRequestId: () => uuidv7(),
+    restPrefix: REST_PREFIX,
+    rest,
+    connect,
+  });
+  logger.info({ address: `http://${server.address.address}:${server.address.port}` }, "api listening");
+  return {
+    server,
+    async close() {
+      await server.close(config.shutdownGraceSeconds * 1000);
+      await Promise.allSettled([orm.close(), lifecycle.close(), customFields.close(), Promise.resolve(s3.destroy())]);
+    },
+  };
+}

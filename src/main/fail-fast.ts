@@ -1,0 +1,31 @@
+import { ConfigError, parseConfig, readEnv, type Config, type Env } from "../config.js";
+
+/** A bad or missing setting stops the process with one line naming the variable. */
+export function configOrExit(env: Env = readEnv()): Config {
+  try {
+    return parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** Runs `stop` once on SIGINT/SIGTERM, then exits. */
+export function onShutdown(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    stop()
+      .then(() => process.exit(0))
+      .catch((error) => {
+        process.stderr.write(`shutdown after ${signal} failed: ${(error as Error).message}\n`);
+        process.exit(1);
+      });
+  };
+  process.on("SIGINT", () => handler("SIGINT"));
+  process.on("SIGTERM", () => handler("SIGTERM"));
+}

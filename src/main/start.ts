@@ -1,0 +1,42 @@
+/**
+ * `npm start`: everything the service needs on loopback. What the environment configures is
+ * used; an embedded default is started for the rest (PostgreSQL, MinIO, Temporal dev server with
+ * its UI; an in-process cache without REDIS_URL). Then migrations, the API and the worker.
+ * Ctrl-C stops everything it started; a second start reuses `.data/`.
+ */
+import path from "node:path";
+import { createLogger } from "../logger.js";
+import { loadStack } from "../stack/load-stack.js";
+import { startApi } from "./api.js";
+import { configOrExit, onShutdown } from "./fail-fast.js";
+import { startWorker } from "./worker-runtime.js";
+
+const projectRoot = process.cwd();
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+const { startStack } = await loadStack();
+const stack = await startStack({
+  projectRoot,
+  dataDir: path.join(projectRoot, ".data"),
+  env: process.env,
+  ports: "defaults",
+  log: (line) => say(`  ${line}`),
+}).catch((error: Error) => {
+  process.stderr.write(`could not start the stack: ${error.message}\n`);
+  process.exit(1);
+});
+Object.assign(process.env, stack.env);
+const config = configOrExit({ ...process.env, ...stack.env });
+const logger = createLogger(config.logLevel, "files-and-fields");
+const api = await startApi(config, logger);
+const worker = await startWorker(config, logger);
+
+for (const component of stack.components) say(`${component.name}: ${component.address}`);
+say(`API: http://${config.host}:${api.server.address.port} (REST under /api/v1, gRPC and Connect on the same port)`);
+say("ready");
+
+onShutdown(async () => {
+  say("stopping…");
+  await Promise.allSettled([api.close(), worker.stop()]);
+  await stack.stop();
+});

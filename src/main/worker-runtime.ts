@@ -1,0 +1,61 @@
+import { createRequire } from "node:module";
+import { NativeConnection, Worker } from "@temporalio/worker";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import { openDatabase } from "../adapters/postgres/orm.js";
+import { StoredObjectStore } from "../adapters/postgres/stored-object-store.js";
+import { createS3Client, createS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
+import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
+import { createActivities } from "../../workflows/activities/create-activities.js";
+
+export interface RunningWorker {
+  /** Resolves when the worker stopped. */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+const require = createRequire(import.meta.url);
+
+/** The Temporal worker: workflows bundled from workflows/, activities given their adapters. */
+export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
+  const orm = await openDatabase(config.databaseUrl);
+  const s3 = createS3Client(config.storage);
+  const storage = createS3ObjectStorage(s3, config.storage);
+  const lifecycle = await LifecycleClient.connect(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, {
+    scanSeconds: 600,
+    heartbeatSeconds: 30,
+  });
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    workflowsPath: require.resolve("../../workflows/index.ts"),
+    bundlerOptions: {
+      // Sources import with ".js" specifiers (NodeNext); the bundler must find the ".ts" files.
+      webpackConfigHook: (webpackConfig) => {
+        webpackConfig.resolve = { ...webpackConfig.resolve, extensionAlias: { ".js": [".ts", ".js"] } };
+        return webpackConfig;
+      },
+    },
+    activities: createActivities({
+      store: new StoredObjectStore(orm),
+      storage,
+      retention: config.retention,
+      retentionChanged: (ref) => lifecycle.retentionChanged(ref),
+      now: () => new Date(),
+    }),
+    shutdownGraceTime: `${config.shutdownGraceSeconds}s`,
+  });
+  logger.info({ taskQueue: config.temporal.taskQueue }, "worker started");
+  const done = worker.run().finally(async () => {
+    await Promise.allSettled([orm.close(), lifecycle.close(), connection.close(), Promise.resolve(s3.destroy())]);
+  });
+  return {
+    done,
+    async stop() {
+      if (worker.getState() === "RUNNING") worker.shutdown();
+      await done;
+    },
+  };
+}

@@ -1,0 +1,9 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { Actor } from "../../domain/files/stored-object.js";
+import { principalKey, requestIdKey, requirePrincipal } from "../principal.js";
+
+/** The caller as the use cases see it: tenant and actor from the token, the request id. */
+export function actorOf(ctx: HandlerContext): Actor {
+  const principal = requirePrincipal(ctx.values.get(principalKey));
+  return { tenantId: principal.tenantId, actorId: principal.actorId, requestId: ctx.values.get(requestIdKey) || undefined };
+}

@@ -1,0 +1,112 @@
+import type { ConnectRouter } from "@connectrpc/connect";
+import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
+import { AuditAction, ObjectClass, ObjectStatus } from "../../../gen/filestorage/v1/types_pb.js";
+import { completeUpload } from "../../app/files/complete-upload.js";
+import type { FileStorageDeps } from "../../app/files/deps.js";
+import { deleteUpload } from "../../app/files/delete-upload.js";
+import { createDownloadUrl } from "../../app/files/download-url.js";
+import { initiateUpload } from "../../app/files/initiate-upload.js";
+import { setLegalHold } from "../../app/files/legal-hold.js";
+import { getUpload, listAuditEntries, listUploads } from "../../app/files/read-uploads.js";
+import { refreshUploadUrl } from "../../app/files/refresh-upload-url.js";
+import { restoreUpload } from "../../app/files/restore-upload.js";
+import { actorOf } from "./actor.js";
+import { enumValue, toStoredObjectMessage as message, ts } from "./stored-object-mapper.js";
+
+const enumName = (e: Record<number, string>, value: number) => (value ? e[value] : undefined);
+
+/** Translates between the contract and the file storage use cases, and nothing else. */
+export function registerFileStorageService(router: ConnectRouter, deps: FileStorageDeps): void {
+  router.service(FileStorageService, {
+    async initiateUpload(req, ctx) {
+      const result = await initiateUpload(deps, actorOf(ctx), {
+        objectClass: ObjectClass[req.objectClass] ?? "",
+        ownerEntityType: req.ownerEntityType,
+        ownerEntityId: req.ownerEntityId,
+        originalFilename: req.originalFilename,
+        contentType: req.contentType,
+        fileSize: Number(req.fileSize),
+        contentMd5: req.contentMd5,
+        contentSha256: req.contentSha256,
+      });
+      return {
+        storedObject: message(result.object),
+        uploadUrl: result.upload.url,
+        uploadUrlExpiresAt: ts(result.upload.expiresAt),
+        sessionId: result.sessionId,
+        uploadHeaders: result.upload.headers,
+      };
+    },
+    async completeUpload(req, ctx) {
+      const object = await completeUpload(deps, actorOf(ctx), {
+        objectId: req.objectId,
+        checksum: req.checksum,
+        waitForResult: req.waitForResult,
+      });
+      return { storedObject: message(object) };
+    },
+    async refreshUploadUrl(req, ctx) {
+      const upload = await refreshUploadUrl(deps, actorOf(ctx), req.objectId);
+      return { uploadUrl: upload.url, uploadUrlExpiresAt: ts(upload.expiresAt), uploadHeaders: upload.headers };
+    },
+    async getUpload(req, ctx) {
+      return { storedObject: message(await getUpload(deps, actorOf(ctx), req.objectId)) };
+    },
+    async listUploads(req, ctx) {
+      const page = await listUploads(
+        deps,
+        actorOf(ctx),
+        {
+          ownerEntityType: req.ownerEntityType || undefined,
+          ownerEntityId: req.ownerEntityId || undefined,
+          isCurrent: req.isCurrent,
+          objectClass: enumName(ObjectClass, req.objectClass),
+          status: enumName(ObjectStatus, req.status),
+        },
+        req.pageSize,
+        req.pageToken,
+      );
+      return { storedObjects: page.items.map(message), nextPageToken: page.nextPageToken };
+    },
+    async deleteUpload(req, ctx) {
+      await deleteUpload(deps, actorOf(ctx), req.objectId);
+      return {};
+    },
+    async createDownloadUrl(req, ctx) {
+      const disposition = req.disposition === "inline" ? "inline" : "attachment";
+      const result = await createDownloadUrl(deps, actorOf(ctx), req.objectId, disposition);
+      return {
+        downloadUrl: result.url,
+        expiresAt: ts(result.expiresAt),
+        contentType: result.contentType,
+        originalFilename: result.originalFilename,
+        fileSize: BigInt(result.fileSize),
+      };
+    },
+    async placeLegalHold(req, ctx) {
+      return { storedObject: message(await setLegalHold(deps, actorOf(ctx), req.objectId, { reason: req.reason })) };
+    },
+    async releaseLegalHold(req, ctx) {
+      return { storedObject: message(await setLegalHold(deps, actorOf(ctx), req.objectId, null)) };
+    },
+    async restoreUpload(req, ctx) {
+      return { storedObject: message(await restoreUpload(deps, actorOf(ctx), req.objectId)) };
+    },
+    async listAuditEntries(req, ctx) {
+      const page = await listAuditEntries(deps, actorOf(ctx), req.objectId, req.pageSize, req.pageToken);
+      return {
+        auditEntries: page.items.map((e) => ({
+          id: e.id,
+          objectId: e.objectId,
+          action: enumValue(AuditAction, e.action),
+          actorId: e.actorId,
+          requestId: e.requestId ?? "",
+          result: e.result,
+          occurredAt: ts(e.occurredAt),
+          details: (e.details ?? {}) as never,
+        })),
+        nextPageToken: page.nextPageToken,
+      };
+    },
+  });
+}

@@ -1,0 +1,171 @@
+/**
+ * Everything the API server and worker need, on loopback: what `env` configures is used as is,
+ * and an embedded default is started for what it does not configure. Redis is never started:
+ * without REDIS_URL the app uses an in-process cache.
+ *
+ * dataDir layout: postgres/ (cluster), minio/ (drive), temporal.db (SQLite), logs/ (one log per
+ * component). A second start with the same dataDir reuses all of it.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { ensureBinary } from "./go-binaries.js";
+import type { Log } from "./log-file.js";
+import { startMinio } from "./minio.js";
+import { resolvePort, type PortMode, type PortName } from "./ports.js";
+import { startEmbeddedPostgres } from "./postgres.js";
+import { startTemporal } from "./temporal.js";
+
+export interface StackOptions {
+  /** Where `.tools/bin` (built Go binaries) lives. */
+  projectRoot: string;
+  dataDir: string;
+  /** Usually process.env; also read for STACK_*_PORT overrides (see ports.ts). */
+  env: Record<string, string | undefined>;
+  ports: PortMode;
+  log: Log;
+}
+
+export interface StackComponent {
+  name: string;
+  address: string;
+}
+
+export interface Stack {
+  /** Only the variables for what the stack started; merge over the caller's environment. */
+  env: Record<string, string>;
+  components: StackComponent[];
+  stop(): Promise<void>;
+}
+
+type Ports = Partial<Record<PortName, number>>;
+type Context = StackOptions & { logDir: string };
+
+interface Started {
+  env: Record<string, string>;
+  components: StackComponent[];
+  stop(): Promise<void>;
+}
+
+const unset = (env: StackOptions["env"], name: string) => (env[name]?.trim() ?? "") === "";
+
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const { env, log } = options;
+  const dataDir = path.resolve(options.dataDir);
+  const logDir = path.join(dataDir, "logs");
+  mkdirSync(logDir, { recursive: true });
+
+  const wanted: PortName[] = [];
+  if (unset(env, "DATABASE_URL")) wanted.push("postgres");
+  else log("PostgreSQL: using DATABASE_URL");
+  if (unset(env, "STORAGE_ENDPOINT")) wanted.push("minio", "minioConsole");
+  else log("MinIO: using STORAGE_ENDPOINT");
+  if (unset(env, "TEMPORAL_ADDRESS")) wanted.push("temporal", "temporalUi");
+  else log("Temporal: using TEMPORAL_ADDRESS");
+  if (unset(env, "REDIS_URL")) log("Redis: not started; the app uses an in-process cache without REDIS_URL");
+
+  // All ports first, so a taken port fails the start before anything is started or built.
+  const ports: Ports = {};
+  for (const name of wanted) ports[name] = await resolvePort(name, options.ports, env);
+  const context: Context = { ...options, dataDir, logDir };
+  const starters: Promise<Started>[] = [];
+  if (ports.postgres) starters.push(postgres(context, ports.postgres));
+  if (ports.minio && ports.minioConsole) starters.push(minio(context, ports.minio, ports.minioConsole));
+  if (ports.temporal && ports.temporalUi) starters.push(temporal(context, ports.temporal, ports.temporalUi));
+
+  // In parallel: a cold start is dominated by the slowest component, not their sum.
+  const results = await Promise.allSettled(starters);
+  const started = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+  const stop = once(async () => {
+    await Promise.all(started.map((each) => each.stop()));
+  });
+  if (failures.length > 0) {
+    await stop();
+    const messages = failures.map((failure) => (failure instanceof Error ? failure.message : String(failure)));
+    throw new Error(messages.join("\n"));
+  }
+  return {
+    env: Object.assign({}, ...started.map((each) => each.env)),
+    components: started.flatMap((each) => each.components),
+    stop,
+  };
+}
+
+async function postgres(options: Context, port: number): Promise<Started> {
+  const started = Date.now();
+  const pg = await startEmbeddedPostgres({
+    dataDir: path.join(options.dataDir, "postgres"),
+    port,
+    logDir: options.logDir,
+    log: options.log,
+  });
+  options.log(`PostgreSQL: ready in ${seconds(started)}`);
+  return {
+    env: { DATABASE_URL: pg.url },
+    components: [{ name: "PostgreSQL", address: pg.url }],
+    stop: pg.stop,
+  };
+}
+
+async function minio(options: Context, port: number, consolePort: number): Promise<Started> {
+  const binary = await ensureBinary("minio", { projectRoot: options.projectRoot, log: options.log });
+  const started = Date.now();
+  const storage = await startMinio({
+    binary,
+    dataDir: path.join(options.dataDir, "minio"),
+    port,
+    consolePort,
+    logDir: options.logDir,
+    log: options.log,
+    bucket: options.env.STORAGE_BUCKET?.trim() || undefined,
+  });
+  options.log(`MinIO: ready in ${seconds(started)}`);
+  return {
+    env: {
+      STORAGE_ENDPOINT: storage.endpoint,
+      STORAGE_BUCKET: storage.bucket,
+      STORAGE_ACCESS_KEY: storage.accessKey,
+      STORAGE_SECRET_KEY: storage.secretKey,
+      STORAGE_REGION: storage.region,
+      STORAGE_FORCE_PATH_STYLE: "true",
+      STORAGE_OBJECT_LOCK: String(storage.objectLock),
+    },
+    components: [
+      { name: "MinIO API", address: storage.endpoint },
+      { name: "MinIO console", address: storage.consoleUrl },
+    ],
+    stop: storage.stop,
+  };
+}
+
+async function temporal(options: Context, port: number, uiPort: number): Promise<Started> {
+  const binary = await ensureBinary("temporal", { projectRoot: options.projectRoot, log: options.log });
+  const started = Date.now();
+  const server = await startTemporal({
+    binary,
+    dbFile: path.join(options.dataDir, "temporal.db"),
+    port,
+    uiPort,
+    logDir: options.logDir,
+    log: options.log,
+    namespace: options.env.TEMPORAL_NAMESPACE?.trim() || undefined,
+  });
+  options.log(`Temporal: ready in ${seconds(started)}`);
+  return {
+    env: { TEMPORAL_ADDRESS: server.address, TEMPORAL_UI_URL: server.uiUrl },
+    components: [
+      { name: "Temporal gRPC", address: server.address },
+      { name: "Temporal UI", address: server.uiUrl },
+    ],
+    stop: server.stop,
+  };
+}
+
+function seconds(since: number): string {
+  return `${((Date.now() - since) / 1000).toFixed(1)} s`;
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => (running ??= fn());
+}

@@ -1,0 +1,100 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+
+/** Runs the API server and the worker as real processes; tests can kill and restart them. */
+export class ProcessSupervisor {
+  private children = new Map<string, ChildProcess>();
+  private control?: http.Server;
+
+  constructor(
+    private readonly root: string,
+    private readonly env: Record<string, string>,
+    private readonly logDir: string,
+  ) {}
+
+  private spawn(name: "api" | "worker", entry: string): ChildProcess {
+    const log = createWriteStream(path.join(this.logDir, `${name}.log`), { flags: "a" });
+    const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: this.root, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout!.pipe(log);
+    child.stderr!.pipe(log);
+    this.children.set(name, child);
+    return child;
+  }
+
+  async startApi(): Promise<void> {
+    this.spawn("api", "src/main/server.ts");
+    await this.waitForHttp(`http://127.0.0.1:${this.env.PORT}/readyz`, 90_000);
+  }
+
+  async startWorker(): Promise<void> {
+    const child = this.spawn("worker", "src/main/worker.ts");
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("worker did not start within 120 s")), 120_000);
+      const onData = (chunk: Buffer) => {
+        if (chunk.toString().includes("worker started")) {
+          clearTimeout(timer);
+          child.stdout!.off("data", onData);
+          resolve();
+        }
+      };
+      child.stdout!.on("data", onData);
+      child.once("exit", (code) => reject(new Error(`worker exited with ${code} during start`)));
+    });
+  }
+
+  /** SIGKILL: the process gets no chance to finish anything, as in a crash. */
+  async kill(name: "api" | "worker"): Promise<void> {
+    const child = this.children.get(name);
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+    this.children.delete(name);
+  }
+
+  async stopAll(): Promise<void> {
+    this.control?.close();
+    await Promise.all(
+      [...this.children.values()].map(async (child) => {
+        if (child.exitCode !== null) return;
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 8000);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+  }
+
+  private async waitForHttp(url: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const ok = await fetch(url).then((r) => r.ok, () => false);
+      if (ok) return;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(`${url} not ready within ${timeoutMs} ms (see ${this.logDir})`);
+  }
+
+  /** POST /{api|worker}/{kill|start}: used by fault tests in other processes. */
+  async listenControl(): Promise<string> {
+    this.control = http.createServer((req, res) => {
+      const [, name, action] = (req.url ?? "").split("/");
+      const run = async () => {
+        if (name !== "api" && name !== "worker") throw new Error("unknown process");
+        if (action === "kill") await this.kill(name);
+        else if (action === "start") await (name === "api" ? this.startApi() : this.startWorker());
+        else throw new Error("unknown action");
+      };
+      run().then(
+        () => res.writeHead(204).end(),
+        (error: Error) => res.writeHead(500).end(error.message),
+      );
+    });
+    await new Promise<void>((resolve) => this.control!.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(this.control.address() as AddressInfo).port}`;
+  }
+}

@@ -1,0 +1,84 @@
+import { createServer, type Server } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { findFreePort, isPortFree } from "../../../src/stack/free-port.js";
+import { DEFAULT_PORTS, PortInUseError, portFromEnv, resolvePort } from "../../../src/stack/ports.js";
+
+const servers: Server[] = [];
+
+function listen(port = 0, host = "127.0.0.1"): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    servers.push(server);
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === "object" && address ? address.port : 0);
+    });
+  });
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+describe("isPortFree", () => {
+  it("is false for a port something listens on, true once it is closed", async () => {
+    const port = await listen();
+    expect(await isPortFree(port)).toBe(false);
+    await new Promise((resolve) => servers.pop()!.close(resolve));
+    expect(await isPortFree(port)).toBe(true);
+  });
+
+  it("is false when a server holds the port on all interfaces", async () => {
+    const port = await listen(0, "0.0.0.0");
+    expect(await isPortFree(port)).toBe(false);
+  });
+});
+
+describe("findFreePort", () => {
+  it("returns a port that can be bound", async () => {
+    const port = await findFreePort();
+    expect(port).toBeGreaterThan(0);
+    expect(await listen(port)).toBe(port);
+  });
+
+  it("never hands out the same port twice in one process", async () => {
+    const ports = await Promise.all(Array.from({ length: 20 }, () => findFreePort()));
+    expect(new Set(ports).size).toBe(ports.length);
+  });
+});
+
+describe("ports", () => {
+  it("keeps the defaults away from commonly running services", () => {
+    const defaults = Object.values(DEFAULT_PORTS).map((spec) => spec.port);
+    expect(defaults).toEqual([54329, 9000, 9001, 7233, 8233]);
+    expect(defaults).not.toContain(5432);
+    expect(defaults).not.toContain(6379);
+  });
+
+  it("'free' never picks a default port", async () => {
+    const defaults = new Set(Object.values(DEFAULT_PORTS).map((spec) => spec.port));
+    for (let i = 0; i < 20; i++) expect(defaults.has(await resolvePort("postgres", "free", {}))).toBe(false);
+  });
+
+  it("'defaults' fails on a taken port, naming it and the variables to change", async () => {
+    const taken = await listen();
+    const attempt = resolvePort("minio", "defaults", { STACK_MINIO_PORT: String(taken) });
+    await expect(attempt).rejects.toBeInstanceOf(PortInUseError);
+    await expect(attempt).rejects.toThrow(new RegExp(`port ${taken} .*STACK_MINIO_PORT.*STORAGE_ENDPOINT`));
+  });
+
+  it("'defaults' uses an override port when it is free", async () => {
+    const port = await findFreePort();
+    expect(await resolvePort("temporal", "defaults", { STACK_TEMPORAL_PORT: String(port) })).toBe(port);
+  });
+
+  it("parses STACK_*_PORT variables strictly", () => {
+    expect(portFromEnv({}, "STACK_POSTGRES_PORT")).toBeUndefined();
+    expect(portFromEnv({ STACK_POSTGRES_PORT: " " }, "STACK_POSTGRES_PORT")).toBeUndefined();
+    expect(portFromEnv({ STACK_POSTGRES_PORT: "15432" }, "STACK_POSTGRES_PORT")).toBe(15432);
+    for (const bad of ["0", "65536", "12ab", "-1", "1.5"]) {
+      expect(() => portFromEnv({ STACK_POSTGRES_PORT: bad }, "STACK_POSTGRES_PORT")).toThrow(/STACK_POSTGRES_PORT/);
+    }
+  });
+});

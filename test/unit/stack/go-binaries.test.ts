@@ -1,0 +1,43 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ensureBinary, findOnPath } from "../../../src/stack/go-binaries.js";
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "go-binaries-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("findOnPath", () => {
+  it("finds only executable files", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "plain"), "");
+    writeFileSync(path.join(dir, "tool"), "#!/bin/sh\n");
+    chmodSync(path.join(dir, "tool"), 0o755);
+    expect(findOnPath("tool", `/nonexistent${path.delimiter}${dir}`)).toBe(path.join(dir, "tool"));
+    expect(findOnPath("plain", dir)).toBeUndefined();
+    expect(findOnPath("missing", dir)).toBeUndefined();
+  });
+});
+
+describe("ensureBinary", () => {
+  // A binary on PATH wins, so this can only be checked where minio is not on PATH.
+  it.skipIf(findOnPath("minio") !== undefined)("uses <projectRoot>/.tools/bin when not on PATH", async () => {
+    const root = tempDir();
+    const bin = path.join(root, ".tools", "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(path.join(bin, "minio"), "#!/bin/sh\n");
+    chmodSync(path.join(bin, "minio"), 0o755);
+    const lines: string[] = [];
+    expect(await ensureBinary("minio", { projectRoot: root, log: (line) => lines.push(line) })).toBe(
+      path.join(bin, "minio"),
+    );
+    expect(lines).toEqual([]);
+  });
+});

@@ -1,0 +1,2 @@
+/** The workflows bundled for the worker. */
+export { objectLifecycle } from "./object-lifecycle.js";

@@ -1,0 +1,9 @@
+import { defineSearchAttributeKey, SearchAttributeType } from "@temporalio/common";
+
+/** Registered on the Temporal server so that the UI can filter uploads by these. */
+export const TENANT_ID = defineSearchAttributeKey("TenantId", SearchAttributeType.KEYWORD);
+export const OBJECT_STATUS = defineSearchAttributeKey("ObjectStatus", SearchAttributeType.KEYWORD);
+export const OBJECT_CLASS = defineSearchAttributeKey("ObjectClass", SearchAttributeType.KEYWORD);
+export const OWNER_ENTITY_TYPE = defineSearchAttributeKey("OwnerEntityType", SearchAttributeType.KEYWORD);
+
+export const searchAttributeNames = ["TenantId", "ObjectStatus", "ObjectClass", "OwnerEntityType"];
