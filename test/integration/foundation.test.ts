@@ -34,7 +34,7 @@ describe("REST routing", () => {
   it("answers 405 with Allow for a known path and the wrong method", async () => {
     const res = await rest("PUT", "/api/v1/uploads/initiate", { token: await tokenFor("t1") });
     expect(res.status).toBe(405);
-    expect(res.headers.get("allow")).toBe("POST");
+    expect(res.headers.get("allow")?.split(", ")).toContain("POST");
   });
 });
 

@@ -31,7 +31,7 @@ export async function checkPdfStructure(source: ByteSource): Promise<CheckResult
   if (!HEADER.test(version)) return failed(NAME, "PDF_INVALID_HEADER", "the file does not start with %PDF-n.n");
   const tail = await readTail(source, EOCD_SEARCH_BYTES);
   const lastBytes = tail.subarray(Math.max(0, tail.length - EOF_WINDOW_BYTES));
-  if (hasZipSignature(head) || hasZipSignature(lastBytes) ) {
+  if (hasZipSignature(head) || hasZipSignature(lastBytes) || findEndOfCentralDirectory(tail) >= 0) {
     return failed(NAME, "PDF_POLYGLOT", "the PDF also contains a ZIP archive");
   }
   if (indexOfBytes(lastBytes, "%%EOF") < 0) {
