@@ -41,6 +41,8 @@ export interface Config {
   retention: RetentionConfig;
   customFieldsCacheTtlSeconds: number;
   completeWaitTimeoutSeconds: number;
+  /** Scan activity limits: a worker that dies mid-scan is noticed after the heartbeat timeout. */
+  scan: { timeoutSeconds: number; heartbeatTimeoutSeconds: number };
   maxRequestBodyBytes: number;
   shutdownGraceSeconds: number;
 }
@@ -154,6 +156,10 @@ export function parseConfig(env: Env): Config {
     retention: parseRetention(env),
     customFieldsCacheTtlSeconds: integer(env, "CUSTOM_FIELDS_CACHE_TTL_SECONDS", 3600),
     completeWaitTimeoutSeconds: integer(env, "COMPLETE_WAIT_TIMEOUT_SECONDS", 30),
+    scan: {
+      timeoutSeconds: integer(env, "SCAN_TIMEOUT_SECONDS", 600),
+      heartbeatTimeoutSeconds: integer(env, "SCAN_HEARTBEAT_TIMEOUT_SECONDS", 30),
+    },
     maxRequestBodyBytes: integer(env, "MAX_REQUEST_BODY_BYTES", 1_048_576),
     shutdownGraceSeconds: integer(env, "SHUTDOWN_GRACE_SECONDS", 20),
   };

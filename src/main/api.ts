@@ -36,8 +36,8 @@ export async function startApi(config: Config, logger: Logger): Promise<RunningA
   const s3 = createS3Client(config.storage);
   const storage = createS3ObjectStorage(s3, config.storage);
   const lifecycle = await LifecycleClient.connect(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, {
-    scanSeconds: 600,
-    heartbeatSeconds: 30,
+    scanSeconds: config.scan.timeoutSeconds,
+    heartbeatSeconds: config.scan.heartbeatTimeoutSeconds,
   });
   const customFields = await createCustomFieldsModule(config, orm, logger);
   const readiness = createReadiness([

@@ -22,8 +22,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const s3 = createS3Client(config.storage);
   const storage = createS3ObjectStorage(s3, config.storage);
   const lifecycle = await LifecycleClient.connect(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, {
-    scanSeconds: 600,
-    heartbeatSeconds: 30,
+    scanSeconds: config.scan.timeoutSeconds,
+    heartbeatSeconds: config.scan.heartbeatTimeoutSeconds,
   });
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({

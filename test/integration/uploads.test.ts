@@ -1,0 +1,300 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { csv, exe, jpeg, pdf, png, svg, webp, xls, xlsx } from "../fixtures/files/index.js";
+import { clientsFor, rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { complete, initiate, put, uploadThrough } from "../support/uploads.js";
+
+const PNG = "image/png";
+const md5 = (bytes: Uint8Array) => createHash("md5").update(bytes).digest("hex");
+
+describe("upload lifecycle: every class and type ends READY", () => {
+  const cases: [string, string, () => Uint8Array][] = [
+    ["USER_PROFILE_PHOTO", "image/jpeg", () => jpeg(64, 48)],
+    ["USER_PROFILE_PHOTO", PNG, () => png(32, 32)],
+    ["USER_PROFILE_PHOTO", "image/webp", () => webp(16, 16)],
+    ["COMPANY_LOGO", "image/svg+xml", () => svg('<rect width="10" height="10" fill="red"/>')],
+    ["COMPANY_LOGO", PNG, () => png(8, 8)],
+    ["CUSTOMER_SIGNATURE", PNG, () => png(200, 80)],
+    ["KYC_IDENTITY_DOCUMENT", "application/pdf", () => pdf()],
+    ["KYC_SUPPORTING_DOCUMENT", "image/jpeg", () => jpeg(10, 10)],
+    ["LOAN_DOCUMENT", "application/pdf", () => pdf()],
+    ["IMPORT_FILE", "text/csv", () => csv([["a", "b"], ["1", "2"]])],
+    ["IMPORT_FILE", "application/vnd.ms-excel", () => xls()],
+    ["IMPORT_FILE", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", () => xlsx()],
+    ["STATEMENT", "application/pdf", () => pdf()],
+    ["STATEMENT", "text/csv", () => csv([["x"], ["y"]])],
+    ["REPORT", "text/csv", () => csv([["k", "v"], ["1", "2"]])],
+    ["GENERAL_DOCUMENT", PNG, () => png(4, 4)],
+    ["CUSTOMER_PHOTO", "image/webp", () => webp(20, 20)],
+  ];
+  it.each(cases)("%s as %s", async (objectClass, contentType, bytes) => {
+    const token = await tokenFor(uniqueTenant());
+    const object = await uploadThrough(token, { objectClass, contentType, bytes: bytes(), ownerEntityId: `o-${objectClass}` });
+    expect(object.status, JSON.stringify(object.scanResult)).toBe("READY");
+    expect(object.scanResult.passed).toBe(true);
+    expect(object.scanResult.checks.length).toBeGreaterThan(0);
+  });
+});
+
+describe("initiate", () => {
+  it("returns the signed URL, its expiry, the headers to send and a PENDING_UPLOAD object", async () => {
+    const tenant = uniqueTenant();
+    const res = await initiate(await tokenFor(tenant), { objectClass: "USER_PROFILE_PHOTO", contentType: PNG, bytes: png(2, 2) });
+    expect(res.status).toBe(200);
+    expect(res.body.storedObject.status).toBe("PENDING_UPLOAD");
+    expect(res.body.storedObject.storageKey).toBe(`tenants/${tenant}/User/owner-1/${res.body.storedObject.id}`);
+    expect(res.body.storedObject.retentionPolicy).toBe("TEMP_UPLOAD_24H");
+    expect(res.body.uploadHeaders).toMatchObject({ "content-type": PNG, "x-amz-server-side-encryption": "AES256", "if-none-match": "*" });
+    expect(new Date(res.body.uploadUrlExpiresAt).getTime()).toBeGreaterThan(Date.now());
+    expect(res.body.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("refuses a file larger than the class allows (400 FILE_TOO_LARGE)", async () => {
+    const res = await initiate(await tokenFor(uniqueTenant()), { objectClass: "CUSTOMER_SIGNATURE", contentType: PNG, bytes: new Uint8Array(1) }, 3 * 1024 * 1024);
+    expect(res.status).toBe(400);
+    expect(res.body.details[0].debug.reason).toBe("FILE_TOO_LARGE");
+  });
+
+  it("refuses a content type the class does not allow (400 CONTENT_TYPE_NOT_ALLOWED)", async () => {
+    const res = await initiate(await tokenFor(uniqueTenant()), { objectClass: "USER_PROFILE_PHOTO", contentType: "application/pdf", bytes: pdf() });
+    expect(res.status).toBe(400);
+    expect(res.body.details[0].debug.reason).toBe("CONTENT_TYPE_NOT_ALLOWED");
+  });
+
+  it("refuses a file name with control characters", async () => {
+    const res = await initiate(await tokenFor(uniqueTenant()), { objectClass: "GENERAL_DOCUMENT", contentType: PNG, bytes: png(4, 4), filename: "a\u0007b.png" });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("the storage backend enforces the signed PUT", () => {
+  const spec = { objectClass: "GENERAL_DOCUMENT", contentType: PNG, bytes: png(3, 3) };
+
+  it("refuses another content type", async () => {
+    const started = await initiate(await tokenFor(uniqueTenant()), spec);
+    const res = await put(started.body, spec.bytes, { "content-type": "text/html" });
+    expect(res.status).toBe(403);
+  });
+
+  it("refuses bytes of another size", async () => {
+    const started = await initiate(await tokenFor(uniqueTenant()), spec);
+    const res = await put(started.body, new Uint8Array([...spec.bytes, 0, 0, 0])).catch(() => ({ status: 0 }));
+    expect(res.status).not.toBe(200);
+  });
+
+  it("refuses the signature used for another key", async () => {
+    const started = await initiate(await tokenFor(uniqueTenant()), spec);
+    const url = new URL(started.body.uploadUrl);
+    url.pathname = url.pathname.replace(started.body.storedObject.id, "00000000-0000-7000-8000-000000000000");
+    const res = await put({ ...started.body, uploadUrl: url.toString() }, spec.bytes);
+    expect(res.status).toBe(403);
+  });
+
+  it("refuses a second PUT over an uploaded object (no overwrite)", async () => {
+    const started = await initiate(await tokenFor(uniqueTenant()), spec);
+    expect((await put(started.body, spec.bytes)).status).toBe(200);
+    expect((await put(started.body, spec.bytes)).status).toBe(412);
+  });
+});
+
+describe("complete", () => {
+  const spec = () => ({ objectClass: "GENERAL_DOCUMENT", contentType: PNG, bytes: png(5, 5) });
+
+  it("answers 400 UPLOAD_MISSING when nothing was uploaded, and the object stays PENDING_UPLOAD", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const started = await initiate(token, spec());
+    const res = await complete(token, started.body.storedObject.id, {});
+    expect(res.status).toBe(400);
+    expect(res.body.details[0].debug.reason).toBe("UPLOAD_MISSING");
+    const get = await rest("GET", `/api/v1/uploads/${started.body.storedObject.id}`, { token });
+    expect(get.body.storedObject.status).toBe("PENDING_UPLOAD");
+  });
+
+  it("answers 400 UPLOAD_URL_EXPIRED when the URL expired with nothing uploaded; a refreshed URL works", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const s = spec();
+    const started = await initiate(token, s);
+    const id = started.body.storedObject.id;
+    await new Promise((r) => setTimeout(r, 3500));
+    expect((await put(started.body, s.bytes)).status).toBe(403);
+    const res = await complete(token, id, {});
+    expect(res.status).toBe(400);
+    expect(res.body.details[0].debug.reason).toBe("UPLOAD_URL_EXPIRED");
+    const refreshed = await rest("POST", `/api/v1/uploads/${id}/refresh-upload-url`, { token, body: {} });
+    expect(refreshed.status).toBe(200);
+    expect((await put(refreshed.body, s.bytes)).status).toBe(200);
+    const done = await complete(token, id, { waitForResult: true });
+    expect(done.body.storedObject.status).toBe("READY");
+    const audit = await rest("GET", `/api/v1/uploads/${id}/audit`, { token });
+    expect(audit.body.auditEntries.map((e: any) => e.action)).toContain("UPLOAD_URL_REFRESHED");
+  });
+
+  it("removes the file and answers 400 CHECKSUM_MISMATCH when the checksum differs", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const s = spec();
+    const started = await initiate(token, s);
+    await put(started.body, s.bytes);
+    const res = await complete(token, started.body.storedObject.id, { checksum: "0".repeat(32) });
+    expect(res.status).toBe(400);
+    expect(res.body.details[0].debug.reason).toBe("CHECKSUM_MISMATCH");
+    expect((await rest("GET", `/api/v1/uploads/${started.body.storedObject.id}`, { token })).status).toBe(404);
+  });
+
+  it("accepts the right checksum, returns SCANNING without waiting, and a second complete returns the object as it is", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const s = spec();
+    const started = await initiate(token, s);
+    await put(started.body, s.bytes);
+    const first = await complete(token, started.body.storedObject.id, { checksum: md5(s.bytes) });
+    expect(first.status).toBe(200);
+    expect(["SCANNING", "READY"]).toContain(first.body.storedObject.status);
+    expect(first.body.storedObject.checksum).toBe(md5(s.bytes));
+    const second = await complete(token, started.body.storedObject.id, { waitForResult: true });
+    expect(second.status).toBe(200);
+    expect(second.body.storedObject.status).toBe("READY");
+  });
+
+  it("works over gRPC with a typed client", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const { files } = clientsFor("grpc", token);
+    const bytes = png(6, 6);
+    const started = await files.initiateUpload({
+      objectClass: 10, ownerEntityType: "Customer", ownerEntityId: "c-1", originalFilename: "x.png", contentType: PNG, fileSize: BigInt(bytes.length),
+    });
+    expect((await put(started, bytes)).status).toBe(200);
+    const done = await files.completeUpload({ objectId: started.storedObject!.id, waitForResult: true });
+    expect(done.storedObject!.status).toBe(3); // READY
+  });
+});
+
+describe("scan rejects what the bytes deserve", () => {
+  it("rejects an executable declared as PNG", async () => {
+    const object = await uploadThrough(await tokenFor(uniqueTenant()), { objectClass: "USER_PROFILE_PHOTO", contentType: PNG, bytes: exe(), filename: "me.png" });
+    expect(object.status).toBe("REJECTED");
+    expect(object.retentionPolicy).toBe("FAILED_UPLOAD_7D");
+    expect(object.scanResult.checks.find((c: any) => c.name === "magic_bytes").passed).toBe(false);
+  });
+
+  it("rejects an SVG with a script", async () => {
+    const object = await uploadThrough(await tokenFor(uniqueTenant()), {
+      objectClass: "COMPANY_LOGO", contentType: "image/svg+xml", bytes: svg("<script>alert(1)</script>"),
+    });
+    expect(object.status).toBe("REJECTED");
+    expect(object.scanResult.checks.find((c: any) => !c.passed).reason).toBe("SVG_SCRIPT");
+  });
+
+  it("rejects a PNG claiming 100000 x 100000 without decoding it", async () => {
+    const object = await uploadThrough(await tokenFor(uniqueTenant()), {
+      objectClass: "USER_PROFILE_PHOTO", contentType: PNG, bytes: png(100_000, 100_000),
+    });
+    expect(object.status).toBe("REJECTED");
+    expect(object.scanResult.checks.find((c: any) => !c.passed).reason).toBe("DIMENSIONS_TOO_LARGE");
+    expect(Number(object.scanResult.bytesRead)).toBeLessThan(64 * 1024);
+  });
+});
+
+describe("reads, downloads and deletes", () => {
+  it("issues a download URL for READY objects only, with the file name in Content-Disposition", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const bytes = pdf();
+    const object = await uploadThrough(token, { objectClass: "REPORT", contentType: "application/pdf", bytes, filename: "Résumé 2026.pdf" });
+    const res = await rest("POST", `/api/v1/uploads/${object.id}/download-url`, { token });
+    expect(res.status).toBe(200);
+    expect(res.body.fileSize).toBe(String(bytes.length));
+    const download = await fetch(res.body.downloadUrl);
+    expect(download.status).toBe(200);
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(bytes);
+    expect(download.headers.get("content-disposition")).toContain("attachment");
+    expect(download.headers.get("content-disposition")).toContain("filename*=UTF-8''R%C3%A9sum%C3%A9%202026.pdf");
+    const inline = await rest("POST", `/api/v1/uploads/${object.id}/download-url?disposition=inline`, { token });
+    expect((await fetch(inline.body.downloadUrl)).headers.get("content-disposition")).toMatch(/^inline/);
+  });
+
+  it("refuses a download URL for an object that is not READY (failed_precondition)", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const started = await initiate(token, { objectClass: "REPORT", contentType: "application/pdf", bytes: pdf() });
+    const res = await rest("POST", `/api/v1/uploads/${started.body.storedObject.id}/download-url`, { token });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("failed_precondition");
+  });
+
+  it("lists an owner's objects with filters and pagination", async () => {
+    const token = await tokenFor(uniqueTenant());
+    for (let i = 0; i < 3; i++) {
+      await uploadThrough(token, { objectClass: "GENERAL_DOCUMENT", contentType: PNG, bytes: png(i + 1, 1), ownerEntityId: "lister" });
+    }
+    await initiate(token, { objectClass: "GENERAL_DOCUMENT", contentType: PNG, bytes: png(4, 4), ownerEntityId: "other" });
+    const first = await rest("GET", "/api/v1/uploads?ownerEntityType=User&ownerEntityId=lister&pageSize=2", { token });
+    expect(first.body.storedObjects).toHaveLength(2);
+    expect(first.body.nextPageToken).not.toBe("");
+    const second = await rest("GET", `/api/v1/uploads?ownerEntityType=User&ownerEntityId=lister&pageSize=2&pageToken=${first.body.nextPageToken}`, { token });
+    expect(second.body.storedObjects).toHaveLength(1);
+    expect(second.body.nextPageToken).toBe("");
+    const ready = await rest("GET", "/api/v1/uploads?status=READY&isCurrent=true", { token });
+    expect(ready.body.storedObjects).toHaveLength(3);
+  });
+
+  it("deletes: the row resolves as not found and the bucket object is gone", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const object = await uploadThrough(token, { objectClass: "GENERAL_DOCUMENT", contentType: PNG, bytes: png(4, 4) });
+    const url = (await rest("POST", `/api/v1/uploads/${object.id}/download-url`, { token })).body.downloadUrl;
+    expect((await rest("DELETE", `/api/v1/uploads/${object.id}`, { token })).status).toBe(200);
+    expect((await rest("GET", `/api/v1/uploads/${object.id}`, { token })).status).toBe(404);
+    expect((await fetch(url)).status).toBe(404);
+  });
+
+  it("answers 403 LEGAL_HOLD_ACTIVE on delete under a hold, with nothing changed; release lets delete through", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const object = await uploadThrough(token, { objectClass: "LOAN_DOCUMENT", contentType: "application/pdf", bytes: pdf() });
+    const held = await rest("POST", `/api/v1/uploads/${object.id}/legal-hold`, { token, body: { reason: "litigation 42" } });
+    expect(held.status).toBe(200);
+    expect(held.body.storedObject.isLegalHold).toBe(true);
+    expect(held.body.storedObject.legalHold.reason).toBe("litigation 42");
+    const refused = await rest("DELETE", `/api/v1/uploads/${object.id}`, { token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.details[0].debug.reason).toBe("LEGAL_HOLD_ACTIVE");
+    expect((await rest("GET", `/api/v1/uploads/${object.id}`, { token })).body.storedObject.status).toBe("READY");
+    expect((await rest("DELETE", `/api/v1/uploads/${object.id}/legal-hold`, { token })).status).toBe(200);
+    expect((await rest("DELETE", `/api/v1/uploads/${object.id}`, { token })).status).toBe(200);
+    const actions = await rest("GET", `/api/v1/uploads/${object.id}/audit`, { token });
+    expect(actions.status).toBe(404);
+  });
+
+  it("refuses releasing a hold without the release permission", async () => {
+    const tenant = uniqueTenant();
+    const token = await tokenFor(tenant);
+    const object = await uploadThrough(token, { objectClass: "LOAN_DOCUMENT", contentType: "application/pdf", bytes: pdf() });
+    await rest("POST", `/api/v1/uploads/${object.id}/legal-hold`, { token, body: { reason: "audit" } });
+    const placer = await tokenFor(tenant, { perms: ["stored_object:LEGAL_HOLD_PLACE", "stored_object:READ"] });
+    expect((await rest("DELETE", `/api/v1/uploads/${object.id}/legal-hold`, { token: placer })).status).toBe(403);
+  });
+
+  it("treats another tenant's object as not found on every call", async () => {
+    const owner = await tokenFor(uniqueTenant());
+    const object = await uploadThrough(owner, { objectClass: "GENERAL_DOCUMENT", contentType: PNG, bytes: png(4, 4) });
+    const other = await tokenFor(uniqueTenant());
+    const calls: [string, string][] = [
+      ["GET", `/api/v1/uploads/${object.id}`],
+      ["DELETE", `/api/v1/uploads/${object.id}`],
+      ["POST", `/api/v1/uploads/${object.id}/download-url`],
+      ["POST", `/api/v1/uploads/${object.id}/complete`],
+      ["GET", `/api/v1/uploads/${object.id}/audit`],
+    ];
+    for (const [method, path] of calls) {
+      const res = await rest(method, path, { token: other, body: method === "POST" ? {} : undefined });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    expect((await rest("GET", `/api/v1/uploads/${object.id}`, { token: owner })).status).toBe(200);
+  });
+
+  it("keeps an audit trail with actor, request id and result", async () => {
+    const token = await tokenFor(uniqueTenant(), { user: "alice" });
+    const object = await uploadThrough(token, { objectClass: "GENERAL_DOCUMENT", contentType: PNG, bytes: png(4, 4) });
+    await rest("POST", `/api/v1/uploads/${object.id}/download-url`, { token, headers: { "x-request-id": "dl-req-1" } });
+    const audit = await rest("GET", `/api/v1/uploads/${object.id}/audit`, { token });
+    const actions = audit.body.auditEntries.map((e: any) => e.action);
+    expect(actions).toEqual(["UPLOAD_INITIATED", "UPLOAD_COMPLETED", "SCAN_PASSED", "DOWNLOAD_URL_ISSUED"]);
+    const download = audit.body.auditEntries[3];
+    expect(download).toMatchObject({ actorId: "alice", requestId: "dl-req-1", result: "SUCCESS" });
+  });
+});
