@@ -7,6 +7,8 @@ import { StoredObjectStore } from "../adapters/postgres/stored-object-store.js";
 import { createS3Client, createS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
 import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
 import { createActivities } from "../../workflows/activities/create-activities.js";
+import { createSweepActivities } from "../../workflows/activities/sweep-activities.js";
+import { ensureSweepSchedule } from "../adapters/temporal/sweep-schedule.js";
 
 export interface RunningWorker {
   /** Resolves when the worker stopped. */
@@ -25,6 +27,13 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     scanSeconds: config.scan.timeoutSeconds,
     heartbeatSeconds: config.scan.heartbeatTimeoutSeconds,
   });
+  const store = new StoredObjectStore(orm);
+  const now = () => new Date();
+  await ensureSweepSchedule(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, config.retention.sweepIntervalSeconds, {
+    batchSize: 100,
+    maxBatches: 1000,
+    orphanMinAgeSeconds: config.storage.presignUploadExpirySeconds,
+  });
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection,
@@ -38,13 +47,10 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
         return webpackConfig;
       },
     },
-    activities: createActivities({
-      store: new StoredObjectStore(orm),
-      storage,
-      retention: config.retention,
-      retentionChanged: (ref) => lifecycle.retentionChanged(ref),
-      now: () => new Date(),
-    }),
+    activities: {
+      ...createActivities({ store, storage, retention: config.retention, retentionChanged: (ref) => lifecycle.retentionChanged(ref), now }),
+      ...createSweepActivities({ store, storage, workflowRunning: (tenantId, objectId) => lifecycle.isRunning({ tenantId, objectId }), now }),
+    },
     shutdownGraceTime: `${config.shutdownGraceSeconds}s`,
   });
   logger.info({ taskQueue: config.temporal.taskQueue }, "worker started");

@@ -211,6 +211,38 @@ export class StoredObjectStore {
     await this.tx((em) => writeAudit(em, record));
   }
 
+  /** Live rows whose deadline passed, the oldest first, across tenants (the sweep). */
+  async overdue(now: Date, limit: number): Promise<StoredObjectRow[]> {
+    return this.read((em) =>
+      em.find(
+        StoredObjectRow,
+        { deletedAt: null, legalHoldPlacedAt: null, retentionExpiresAt: { $lte: now }, retentionPolicy: { $nin: [...PERMANENT_POLICIES] } },
+        { orderBy: { retentionExpiresAt: "asc" }, limit },
+      ),
+    );
+  }
+
+  async pendingStorageDeletes(limit: number): Promise<StoredObjectRow[]> {
+    return this.read((em) => em.find(StoredObjectRow, { storageDeletePending: true }, { limit }));
+  }
+
+  /**
+   * Which of these bucket keys a row still owns: live rows, and deleted rows whose storage delete
+   * is still pending (the sweep finishes those through their rows, with their audit).
+   */
+  async liveStorageKeys(keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const tenants = [...new Set(keys.map((k) => k.split("/")[1] ?? ""))].map(decodeURIComponent);
+    const rows = await this.read((em) =>
+      em.find(
+        StoredObjectRow,
+        { tenantId: { $in: tenants }, storageKey: { $in: keys }, $or: [{ deletedAt: null }, { storageDeletePending: true }] },
+        { fields: ["storageKey"] },
+      ),
+    );
+    return new Set(rows.map((r) => r.storageKey));
+  }
+
   async withTransaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return this.tx(work);
   }

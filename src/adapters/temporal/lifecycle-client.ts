@@ -87,6 +87,17 @@ export class LifecycleClient {
     );
   }
 
+  /** Whether the object's workflow is running now (the sweep leaves those to their timers). */
+  async isRunning(ref: ObjectRef): Promise<boolean> {
+    try {
+      const description = await this.client.workflow.getHandle(lifecycleWorkflowId(ref.tenantId, ref.objectId)).describe();
+      return description.status.name === "RUNNING";
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return false;
+      throw translateTemporalError(error, "describe workflow");
+    }
+  }
+
   async ping(): Promise<void> {
     await this.client.workflowService.getSystemInfo({});
   }

@@ -1,0 +1,155 @@
+import { UniqueConstraintViolationException } from "@mikro-orm/core";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import { v7 as uuidv7 } from "uuid";
+import type { DefinitionAudit, DefinitionChanges, FieldDefinitionStorePort } from "../../app/customfields/deps.js";
+import type {
+  DefaultStrategy,
+  FieldDefinition,
+  FieldType,
+  FieldValidation,
+  Rule,
+  UiConfig,
+} from "../../domain/customfields/definition.js";
+import { AppError } from "../../domain/errors.js";
+import { FieldDefinitionAuditRow } from "./entities/field-definition-audit.js";
+import { FieldDefinitionRow } from "./entities/field-definition.js";
+import { translateDbError } from "./translate-db-error.js";
+
+const live = (tenantId: string, id: string) => ({ tenantId, id, deletedAt: null });
+
+/**
+ * Field definitions in PostgreSQL. Changes state their version condition in the UPDATE itself, so
+ * an update decided on a stale read changes nothing; each change and its audit row commit together.
+ */
+export class FieldDefinitionStore implements FieldDefinitionStorePort {
+  constructor(private readonly orm: MikroORM) {}
+
+  async listLive(tenantId: string, entityType: string): Promise<FieldDefinition[]> {
+    const rows = await this.run((em) =>
+      em.find(FieldDefinitionRow, { tenantId, entityType, deletedAt: null }, { orderBy: { displayOrder: "asc", fieldKey: "asc" } }),
+    );
+    return rows.map(toDefinition);
+  }
+
+  async findLive(tenantId: string, id: string): Promise<FieldDefinition | undefined> {
+    const row = await this.run((em) => em.findOne(FieldDefinitionRow, live(tenantId, id)));
+    return row ? toDefinition(row) : undefined;
+  }
+
+  async insert(def: FieldDefinition, audit: DefinitionAudit): Promise<void> {
+    try {
+      await this.orm.em.fork().transactional(async (em) => {
+        await em.insert(FieldDefinitionRow, toRow(def));
+        await writeAudit(em, def.tenantId, audit);
+      });
+    } catch (error) {
+      // The partial unique index on live rows decides, so two racing creates cannot both win.
+      if (error instanceof UniqueConstraintViolationException) {
+        throw new AppError("FIELD_KEY_EXISTS", `a field "${def.fieldKey}" already exists for ${def.entityType}`, {
+          cause: error,
+          violations: [{ field: "fieldKey", description: `"${def.fieldKey}" is already defined for ${def.entityType}` }],
+        });
+      }
+      translateDbError(error);
+    }
+  }
+
+  async update(
+    tenantId: string,
+    id: string,
+    fromVersion: number,
+    changes: DefinitionChanges,
+    audit: DefinitionAudit,
+  ): Promise<FieldDefinition | undefined> {
+    return this.run((em) =>
+      em.transactional(async (tx) => {
+        const data: Record<string, unknown> = { version: fromVersion + 1, updatedAt: audit.at };
+        for (const [key, value] of Object.entries(changes)) data[key] = value ?? null;
+        const changed = await tx.nativeUpdate(FieldDefinitionRow, { ...live(tenantId, id), version: fromVersion }, data);
+        if (changed === 0) return undefined;
+        await writeAudit(tx, tenantId, audit);
+        const row = await tx.findOneOrFail(FieldDefinitionRow, { tenantId, id });
+        return toDefinition(row);
+      }),
+    );
+  }
+
+  async softDelete(tenantId: string, id: string, fromVersion: number, audit: DefinitionAudit): Promise<boolean> {
+    return this.run((em) =>
+      em.transactional(async (tx) => {
+        const changed = await tx.nativeUpdate(
+          FieldDefinitionRow,
+          { ...live(tenantId, id), version: fromVersion },
+          { deletedAt: audit.at, isActive: false, version: fromVersion + 1, updatedAt: audit.at },
+        );
+        if (changed === 0) return false;
+        await writeAudit(tx, tenantId, audit);
+        return true;
+      }),
+    );
+  }
+
+  private async run<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await work(this.orm.em.fork());
+    } catch (error) {
+      translateDbError(error);
+    }
+  }
+}
+
+async function writeAudit(em: EntityManager, tenantId: string, audit: DefinitionAudit): Promise<void> {
+  await em.insert(FieldDefinitionAuditRow, {
+    id: uuidv7(),
+    tenantId,
+    definitionId: audit.definitionId,
+    action: audit.action,
+    actorId: audit.actor.actorId,
+    requestId: audit.actor.requestId ?? null,
+    oldVersion: audit.oldVersion,
+    newVersion: audit.newVersion,
+    changes: audit.changes,
+    occurredAt: audit.at,
+  });
+}
+
+function toRow(def: FieldDefinition): FieldDefinitionRow {
+  return Object.assign(new FieldDefinitionRow(), {
+    ...def,
+    description: def.description ?? null,
+    defaultValue: def.defaultValue ?? null,
+    computedFormula: def.computedFormula ?? null,
+    validation: def.validation as Record<string, unknown>,
+    uiConfig: def.uiConfig as unknown as Record<string, unknown>,
+    deletedAt: def.deletedAt ?? null,
+  });
+}
+
+/** Optional columns that are NULL are left out, so `deletedAt === undefined` means live. */
+export function toDefinition(row: FieldDefinitionRow): FieldDefinition {
+  const def: FieldDefinition = {
+    id: row.id,
+    tenantId: row.tenantId,
+    entityType: row.entityType,
+    fieldKey: row.fieldKey,
+    fieldLabel: row.fieldLabel,
+    fieldType: row.fieldType as FieldType,
+    isRequired: row.isRequired,
+    displayOrder: row.displayOrder,
+    defaultStrategy: row.defaultStrategy as DefaultStrategy,
+    defaultRules: (row.defaultRules ?? []) as Rule[],
+    validation: (row.validation ?? {}) as FieldValidation,
+    validationRules: (row.validationRules ?? []) as Rule[],
+    uiConfig: { options: [], ...(row.uiConfig ?? {}) } as UiConfig,
+    isActive: row.isActive,
+    indexed: row.indexed,
+    version: row.version,
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+  };
+  if (row.description != null) def.description = row.description;
+  if (row.defaultValue != null) def.defaultValue = row.defaultValue;
+  if (row.computedFormula != null) def.computedFormula = row.computedFormula;
+  if (row.deletedAt != null) def.deletedAt = new Date(row.deletedAt);
+  return def;
+}

@@ -1,0 +1,49 @@
+import { checkDefinition, definitionError } from "../../domain/customfields/definition-rules.js";
+import type { FieldDefinition } from "../../domain/customfields/definition.js";
+import { type DefinitionFields, ensureIndex, mergeViolations, parseChanges } from "./definition-input.js";
+import { withInvalidation, type Actor, type CustomFieldsDeps } from "./deps.js";
+
+export interface CreateDefinitionInput extends DefinitionFields {
+  entityType: string;
+  fieldKey: string;
+}
+
+/**
+ * A new definition at version 1: every schema rule checked at once (formula cycles against the
+ * entity type's stored definitions), then inserted with its audit row; a live definition with the
+ * same key is FIELD_KEY_EXISTS.
+ */
+export async function createDefinition(deps: CustomFieldsDeps, actor: Actor, input: CreateDefinitionInput): Promise<FieldDefinition> {
+  const { entityType, fieldKey, ...fields } = input;
+  const { changes, violations: parseViolations } = parseChanges(fields);
+  const now = deps.now();
+  const def: FieldDefinition = {
+    id: deps.newId(),
+    tenantId: actor.tenantId,
+    entityType,
+    fieldKey,
+    ...fields,
+    ...changes,
+    fieldType: changes.fieldType ?? "STRING",
+    defaultStrategy: changes.defaultStrategy ?? "STATIC",
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  dropUndefined(def);
+  // Read from the database, not the cache: a check must see what is stored now.
+  const siblings = await deps.store.listLive(actor.tenantId, entityType);
+  const violations = mergeViolations(parseViolations, checkDefinition(def, siblings));
+  if (violations.length > 0) throw definitionError(violations);
+  const audit = { definitionId: def.id, action: "CREATED" as const, actor, oldVersion: null, newVersion: 1, changes: { new: def }, at: now };
+  await withInvalidation(deps, actor.tenantId, entityType, () => deps.store.insert(def, audit));
+  await ensureIndex(deps, def);
+  return def;
+}
+
+/** Optional fields are absent, not undefined, in a stored definition. */
+function dropUndefined(def: FieldDefinition): void {
+  for (const key of ["description", "defaultValue", "computedFormula"] as const) {
+    if (def[key] === undefined) delete def[key];
+  }
+}

@@ -1,0 +1,11 @@
+import { validateForUpdate } from "../../domain/customfields/values.js";
+import { cachedDefinitions, type Actor, type CustomFieldsDeps } from "./deps.js";
+import type { ValuesInput } from "./resolve-values.js";
+import { ruleContext } from "./rule-context.js";
+
+/** For another module's update: the supplied values, validated and coerced; no defaults. */
+export async function validateValues(deps: CustomFieldsDeps, actor: Actor, input: ValuesInput): Promise<Record<string, unknown>> {
+  const defs = await cachedDefinitions(deps, actor.tenantId, input.entityType);
+  const now = deps.now();
+  return validateForUpdate(defs, input.customFields, ruleContext(actor, input.context, now), now);
+}

@@ -1,0 +1,212 @@
+import { describe, expect, it } from "vitest";
+import { csv, exe, png } from "../fixtures/files/index.js";
+import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { control } from "../support/control.js";
+import { bucketHas, putDirect, sleep, sql, withTemporal } from "../support/stack-access.js";
+import { initiate, uploadThrough, waitForStatus } from "../support/uploads.js";
+import { TEST_RETENTION } from "./global-setup.js";
+
+const seconds = (name: keyof typeof TEST_RETENTION) => Number(TEST_RETENTION[name]);
+const photo = (owner: string, bytes = png(8, 8)) => ({ objectClass: "USER_PROFILE_PHOTO", contentType: "image/png", bytes, ownerEntityId: owner });
+const importFile = () => ({ objectClass: "IMPORT_FILE", contentType: "text/csv", bytes: csv([["a"], ["1"]]) });
+
+async function auditActions(objectId: string): Promise<string[]> {
+  const rows = await sql<{ action: string }>("select action from audit_entries where object_id = ? order by occurred_at, id", [objectId]);
+  return rows.map((r) => r.action);
+}
+
+async function row(objectId: string) {
+  const [found] = await sql<any>("select * from stored_objects where id = ?", [objectId]);
+  return found;
+}
+
+async function waitForGone(token: string, objectId: string, timeoutMs: number) {
+  return waitForStatus(token, objectId, ["GONE"], timeoutMs);
+}
+
+describe("retention policies expire at their deadline and not before", () => {
+  it("TEMP_UPLOAD_24H: an abandoned upload is removed by its workflow's timer", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const started = await initiate(token, photo("abandoned"));
+    const id = started.body.storedObject.id;
+    await sleep(seconds("RETENTION_TEMP_UPLOAD_SECONDS") * 1000 - 3000);
+    expect((await rest("GET", `/api/v1/uploads/${id}`, { token })).status).toBe(200);
+    await waitForGone(token, id, 15_000);
+    expect((await row(id)).delete_reason).toBe("EXPIRED");
+    expect(await auditActions(id)).toEqual(["UPLOAD_INITIATED", "OBJECT_EXPIRED"]);
+  });
+
+  it("FAILED_UPLOAD_7D: a rejected file and its bytes are removed", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const object = await uploadThrough(token, { ...photo("rejected", exe()) });
+    expect(object.status).toBe("REJECTED");
+    expect(object.retentionPolicy).toBe("FAILED_UPLOAD_7D");
+    expect(await bucketHas(object.storageKey)).toBe(true);
+    await waitForGone(token, object.id, 15_000);
+    expect(await bucketHas(object.storageKey)).toBe(false);
+    expect((await auditActions(object.id)).at(-1)).toBe("OBJECT_EXPIRED");
+  });
+
+  it("IMPORT_ARTIFACT_90D: an import file is kept until its deadline, then removed", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const object = await uploadThrough(token, importFile());
+    expect(object.retentionPolicy).toBe("IMPORT_ARTIFACT_90D");
+    const deadline = new Date(object.retentionExpiresAt).getTime();
+    await sleep(Math.max(0, deadline - Date.now() - 1500));
+    expect((await rest("GET", `/api/v1/uploads/${object.id}`, { token })).status).toBe(200);
+    await waitForGone(token, object.id, 15_000);
+    const expiredAt = new Date((await row(object.id)).deleted_at).getTime();
+    expect(expiredAt).toBeGreaterThanOrEqual(deadline);
+  });
+
+  it("PERMANENT and COMPLIANCE_ARCHIVE never get a deadline", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const permanent = await uploadThrough(token, photo("permanent"));
+    const archive = await uploadThrough(token, { objectClass: "REPORT", contentType: "text/csv", bytes: csv([["a"], ["b"]]) });
+    expect(permanent.retentionPolicy).toBe("PERMANENT");
+    expect(permanent.retentionExpiresAt).toBeUndefined();
+    expect(archive.retentionPolicy).toBe("COMPLIANCE_ARCHIVE");
+    expect(archive.retentionExpiresAt).toBeUndefined();
+  });
+});
+
+describe("legal hold", () => {
+  it("keeps a file past its deadline; release lets it go at once", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const object = await uploadThrough(token, importFile());
+    await rest("POST", `/api/v1/uploads/${object.id}/legal-hold`, { token, body: { reason: "regulator request" } });
+    await sleep(new Date(object.retentionExpiresAt).getTime() - Date.now() + 3000);
+    const held = await rest("GET", `/api/v1/uploads/${object.id}`, { token });
+    expect(held.status).toBe(200);
+    expect(await bucketHas(object.storageKey)).toBe(true);
+    expect((await rest("DELETE", `/api/v1/uploads/${object.id}/legal-hold`, { token })).status).toBe(200);
+    await waitForGone(token, object.id, 10_000);
+    expect(await auditActions(object.id)).toEqual(
+      expect.arrayContaining(["HOLD_PLACED", "HOLD_RELEASED", "OBJECT_EXPIRED"]),
+    );
+  });
+});
+
+describe("replacement of photos and logos", () => {
+  it("supersedes the previous photo only when the new one is READY, and the superseded one expires", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const first = await uploadThrough(token, photo("replaced"));
+    expect(first.isCurrent).toBe(true);
+    const second = await uploadThrough(token, photo("replaced", png(9, 9)));
+    expect(second.isCurrent).toBe(true);
+    const old = (await rest("GET", `/api/v1/uploads/${first.id}`, { token })).body.storedObject;
+    expect(old.isCurrent).toBe(false);
+    expect(old.retentionPolicy).toBe("SUPERSEDED_30D");
+    await waitForGone(token, first.id, 15_000);
+    expect((await rest("GET", `/api/v1/uploads/${second.id}`, { token })).body.storedObject.isCurrent).toBe(true);
+  });
+
+  it("survives a rejected new upload: the current photo stays current", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const current = await uploadThrough(token, photo("kept"));
+    const rejected = await uploadThrough(token, photo("kept", exe()));
+    expect(rejected.status).toBe("REJECTED");
+    expect(rejected.isCurrent).toBe(false);
+    expect((await rest("GET", `/api/v1/uploads/${current.id}`, { token })).body.storedObject.isCurrent).toBe(true);
+  });
+
+  it("keeps exactly one current file when uploads race for one owner", async () => {
+    const token = await tokenFor(uniqueTenant());
+    await Promise.all([1, 2, 3, 4, 5].map((i) => uploadThrough(token, photo("racing", png(i, i)))));
+    const list = await rest("GET", "/api/v1/uploads?ownerEntityType=User&ownerEntityId=racing&isCurrent=true", { token });
+    expect(list.body.storedObjects).toHaveLength(1);
+    const [latest] = await sql<{ id: string }>(
+      "select id from stored_objects where owner_entity_id = 'racing' and tenant_id = ? order by ready_at desc limit 1",
+      [list.body.storedObjects[0].storageKey.split("/")[1]],
+    );
+    expect(list.body.storedObjects[0].id).toBe(latest.id);
+  });
+
+  it("restores a superseded photo; the file it displaces becomes superseded", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const first = await uploadThrough(token, photo("restore"));
+    const second = await uploadThrough(token, photo("restore", png(3, 3)));
+    const restored = await rest("POST", `/api/v1/uploads/${first.id}/restore`, { token, body: {} });
+    expect(restored.status).toBe(200);
+    expect(restored.body.storedObject.isCurrent).toBe(true);
+    expect(restored.body.storedObject.retentionPolicy).toBe("PERMANENT");
+    const displaced = (await rest("GET", `/api/v1/uploads/${second.id}`, { token })).body.storedObject;
+    expect(displaced.isCurrent).toBe(false);
+    expect(displaced.retentionPolicy).toBe("SUPERSEDED_30D");
+    expect((await rest("POST", `/api/v1/uploads/${second.id}/restore`, { token, body: {} })).status).toBe(200);
+  });
+
+  it("never replaces documents: several files of an owner stay current", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const a = await uploadThrough(token, { objectClass: "KYC_IDENTITY_DOCUMENT", contentType: "image/png", bytes: png(2, 2), ownerEntityId: "docs" });
+    const b = await uploadThrough(token, { objectClass: "KYC_IDENTITY_DOCUMENT", contentType: "image/png", bytes: png(3, 2), ownerEntityId: "docs" });
+    const list = await rest("GET", "/api/v1/uploads?ownerEntityId=docs&isCurrent=true", { token });
+    expect(list.body.storedObjects.map((o: any) => o.id).sort()).toEqual([a.id, b.id].sort());
+  });
+});
+
+describe("the sweep", () => {
+  async function runSweep() {
+    return withTemporal((client, taskQueue) =>
+      client.workflow.execute("retentionSweep", {
+        taskQueue,
+        workflowId: `sweep-test-${Date.now()}`,
+        args: [{ batchSize: 100, maxBatches: 10, orphanMinAgeSeconds: 3 }],
+      }),
+    ) as Promise<{ expired: number; orphansRemoved: number; storageDeletesFinished: number; batches: number }>;
+  }
+
+  it("removes a bucket object that no row owns, once older than the upload URL lifetime", async () => {
+    const key = `tenants/${uniqueTenant()}/User/ghost/00000000-0000-7000-8000-${Date.now().toString().padStart(12, "0").slice(-12)}`;
+    await putDirect(key, new Uint8Array([1, 2, 3]));
+    await sleep(3500);
+    const result = await runSweep();
+    expect(result.orphansRemoved).toBeGreaterThanOrEqual(1);
+    expect(await bucketHas(key)).toBe(false);
+  });
+
+  it("expires a row whose deadline passed and whose workflow was terminated", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const object = await uploadThrough(token, importFile());
+    await withTemporal((client) => client.workflow.getHandle(`object-${object.storageKey.split("/")[1]}-${object.id}`).terminate("test"));
+    await sleep(new Date(object.retentionExpiresAt).getTime() - Date.now() + 500);
+    expect((await rest("GET", `/api/v1/uploads/${object.id}`, { token })).status).toBe(200);
+    const result = await runSweep();
+    expect(result.expired).toBeGreaterThanOrEqual(1);
+    expect((await rest("GET", `/api/v1/uploads/${object.id}`, { token })).status).toBe(404);
+    expect(await bucketHas(object.storageKey)).toBe(false);
+  });
+});
+
+describe("workers come and go", () => {
+  it("a worker restarted while timers are pending loses no expiry", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const object = await uploadThrough(token, importFile());
+    await control("worker", "kill");
+    try {
+      await sleep(new Date(object.retentionExpiresAt).getTime() - Date.now() + 1000);
+      expect((await rest("GET", `/api/v1/uploads/${object.id}`, { token })).status).toBe(200);
+    } finally {
+      await control("worker", "start");
+    }
+    await waitForGone(token, object.id, 15_000);
+    expect((await auditActions(object.id)).filter((a) => a === "OBJECT_EXPIRED")).toHaveLength(1);
+  });
+
+  it("a worker killed during a scan is replaced and the object ends READY, scanned once in effect", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const rows = Array.from({ length: 600_000 }, (_, i) => [String(i), "some text value", String(i * 7)]);
+    const bytes = csv([["id", "name", "score"], ...rows]);
+    const started = await initiate(token, { objectClass: "IMPORT_FILE", contentType: "text/csv", bytes });
+    const { put, complete } = await import("../support/uploads.js");
+    expect((await put(started.body, bytes)).status).toBe(200);
+    const id = started.body.storedObject.id;
+    const completed = await complete(token, id, {});
+    expect(completed.body.storedObject.status).toBe("SCANNING");
+    await control("worker", "kill");
+    await control("worker", "start");
+    const object = await waitForStatus(token, id, ["READY", "REJECTED"], 60_000);
+    expect(object.status).toBe("READY");
+    expect((await auditActions(id)).filter((a) => a === "SCAN_PASSED")).toHaveLength(1);
+  });
+});

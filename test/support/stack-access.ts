@@ -1,0 +1,63 @@
+import { HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { Client, Connection } from "@temporalio/client";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { inject } from "vitest";
+import { parseConfig } from "../../src/config.js";
+import { openDatabase } from "../../src/adapters/postgres/orm.js";
+import { createS3Client } from "../../src/adapters/s3/s3-object-storage.js";
+
+/** Direct access to the suite's real components, for checks the API does not expose. */
+export function stackConfig() {
+  return parseConfig(inject("stackEnv"));
+}
+
+export async function withDb<T>(work: (orm: MikroORM) => Promise<T>): Promise<T> {
+  const orm = await openDatabase(stackConfig().databaseUrl, 2);
+  try {
+    return await work(orm);
+  } finally {
+    await orm.close();
+  }
+}
+
+export async function sql<T = Record<string, unknown>>(query: string, params: unknown[] = []): Promise<T[]> {
+  return withDb((orm) => orm.em.fork().execute(query, params) as Promise<T[]>);
+}
+
+export async function withTemporal<T>(work: (client: Client, taskQueue: string) => Promise<T>): Promise<T> {
+  const config = stackConfig();
+  const connection = await Connection.connect({ address: config.temporal.address });
+  try {
+    return await work(new Client({ connection, namespace: config.temporal.namespace }), config.temporal.taskQueue);
+  } finally {
+    await connection.close();
+  }
+}
+
+export function s3(): { client: S3Client; bucket: string } {
+  const config = stackConfig();
+  return { client: createS3Client(config.storage), bucket: config.storage.bucket };
+}
+
+export async function bucketHas(key: string): Promise<boolean> {
+  const { client, bucket } = s3();
+  try {
+    await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    client.destroy();
+  }
+}
+
+export async function putDirect(key: string, body: Uint8Array): Promise<void> {
+  const { client, bucket } = s3();
+  try {
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+  } finally {
+    client.destroy();
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
