@@ -1,9 +1,21 @@
+import { createId } from "@paralleldrive/cuid2";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
+import { v7 as uuidv7 } from "uuid";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import { CustomFieldsService } from "../../gen/customfields/v1/custom_fields_service_pb.js";
-import { CustomersService } from "../../gen/customers/v1/customers_service_pb.js";
+import type { KeyValueStore } from "../adapters/cache/key-value.js";
+import { MemoryKeyValueStore } from "../adapters/cache/memory-key-value.js";
+import { RedisKeyValueStore } from "../adapters/cache/redis-key-value.js";
+import { CustomFieldIndexes } from "../adapters/postgres/apply-custom-field-filter.js";
+import { CustomerStore } from "../adapters/postgres/customer-store.js";
+import { FieldDefinitionStore } from "../adapters/postgres/field-definition-store.js";
+import { DefinitionCache } from "../app/customfields/definition-cache.js";
+import type { CustomFieldsDeps } from "../app/customfields/deps.js";
+import { inProcessCustomFields } from "../app/customfields/port.js";
+import type { CustomersDeps } from "../app/customers/deps.js";
+import { registerCustomFieldsService } from "../rpc/handlers/custom-fields-service.js";
+import { registerCustomersService } from "../rpc/handlers/customers-service.js";
 
 export interface CustomFieldsModule {
   register(router: ConnectRouter): void;
@@ -11,14 +23,35 @@ export interface CustomFieldsModule {
   close(): Promise<void>;
 }
 
-/** Custom fields and the reference Customers module (filled in by the custom fields issue). */
-export async function createCustomFieldsModule(_config: Config, _orm: MikroORM, _logger: Logger): Promise<CustomFieldsModule> {
+/**
+ * Custom fields and the reference Customers module. The definition cache is Redis when REDIS_URL
+ * is set (needed as soon as more than one API process runs: invalidation must reach them all), an
+ * in-process map otherwise. Customers reach custom fields only through the CustomFieldsPort.
+ */
+export async function createCustomFieldsModule(config: Config, orm: MikroORM, logger: Logger): Promise<CustomFieldsModule> {
+  const kv: KeyValueStore = config.redisUrl ? await RedisKeyValueStore.connect(config.redisUrl) : new MemoryKeyValueStore();
+  logger.info({ cache: config.redisUrl ? "redis" : "in-process" }, "custom field definition cache");
+  const warn = (message: string, error: unknown) => logger.warn({ err: error }, message);
+  const fields: CustomFieldsDeps = {
+    store: new FieldDefinitionStore(orm),
+    cache: new DefinitionCache(kv, config.customFieldsCacheTtlSeconds, (error) => warn("custom field cache read failed; using the database", error)),
+    indexes: new CustomFieldIndexes(orm),
+    now: () => new Date(),
+    newId: () => createId(),
+    warn,
+  };
+  const customers: CustomersDeps = {
+    store: new CustomerStore(orm),
+    customFields: inProcessCustomFields(fields),
+    now: () => new Date(),
+    newId: () => uuidv7(),
+  };
   return {
     register(router) {
-      router.service(CustomFieldsService, {});
-      router.service(CustomersService, {});
+      registerCustomFieldsService(router, fields);
+      registerCustomersService(router, customers);
     },
-    pingCache: async () => undefined,
-    close: async () => undefined,
+    pingCache: () => kv.ping(),
+    close: () => kv.close(),
   };
 }

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { NativeConnection, Worker } from "@temporalio/worker";
+import { DefaultLogger, NativeConnection, Runtime, Worker } from "@temporalio/worker";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { openDatabase } from "../adapters/postgres/orm.js";
@@ -19,7 +19,17 @@ export interface RunningWorker {
 const require = createRequire(import.meta.url);
 
 /** The Temporal worker: workflows bundled from workflows/, activities given their adapters. */
+let runtimeInstalled = false;
+
+/** The SDK's own log (bundler output, state changes) only from warnings up, unless debugging. */
+function installRuntime(level: string): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  Runtime.install({ logger: new DefaultLogger(level === "debug" ? "DEBUG" : "WARN") });
+}
+
 export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
+  installRuntime(config.logLevel);
   const orm = await openDatabase(config.databaseUrl);
   const s3 = createS3Client(config.storage);
   const storage = createS3ObjectStorage(s3, config.storage);

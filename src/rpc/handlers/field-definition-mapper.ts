@@ -12,6 +12,7 @@ import type {
 import {
   FieldDefinitionSchema,
   ParsedFilterSchema,
+  type RuleSchema,
   type FieldDefinition as FieldDefinitionMessage,
   type FieldValidation as ValidationMessage,
   type ParsedFilter as ParsedFilterMessage,
@@ -34,7 +35,7 @@ import type {
 import type { ParsedFilter } from "../../domain/customfields/filters.js";
 import { validationFailed } from "../../domain/errors.js";
 
-type RuleInit = MessageInitShape<typeof import("../../../gen/customfields/v1/types_pb.js").RuleSchema>;
+type RuleInit = MessageInitShape<typeof RuleSchema>;
 
 // ---- out ----
 
