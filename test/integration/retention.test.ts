@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { csv, exe, png } from "../fixtures/files/index.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { control } from "../support/control.js";
-import { bucketHas, putDirect, sleep, sql, withTemporal } from "../support/stack-access.js";
+import { bucketHas, deleteVersionDirect, putDirect, sleep, sql, versionsOf, withTemporal } from "../support/stack-access.js";
 import { initiate, uploadThrough, waitForStatus } from "../support/uploads.js";
 import { TEST_RETENTION } from "./global-setup.js";
 
@@ -84,6 +84,21 @@ describe("legal hold", () => {
     expect(await auditActions(object.id)).toEqual(
       expect.arrayContaining(["HOLD_PLACED", "HOLD_RELEASED", "OBJECT_EXPIRED"]),
     );
+  });
+});
+
+describe("legal hold on the bucket object (S3 Object Lock)", () => {
+  it("refuses even a direct storage delete while held, and a hard delete leaves no version behind", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const object = await uploadThrough(token, { objectClass: "LOAN_DOCUMENT", contentType: "application/pdf", bytes: (await import("../fixtures/files/index.js")).pdf() });
+    await rest("POST", `/api/v1/uploads/${object.id}/legal-hold`, { token, body: { reason: "court order" } });
+    const [version] = await versionsOf(object.storageKey);
+    const refused = await deleteVersionDirect(object.storageKey, version);
+    expect(refused).toBeGreaterThanOrEqual(400);
+    expect(await versionsOf(object.storageKey)).toEqual([version]);
+    await rest("DELETE", `/api/v1/uploads/${object.id}/legal-hold`, { token });
+    expect((await rest("DELETE", `/api/v1/uploads/${object.id}`, { token })).status).toBe(200);
+    expect(await versionsOf(object.storageKey)).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, HeadObjectCommand, ListObjectVersionsCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { Client, Connection } from "@temporalio/client";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { inject } from "vitest";
@@ -61,3 +61,27 @@ export async function putDirect(key: string, body: Uint8Array): Promise<void> {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Every stored version of a key (the bucket is versioned when it has Object Lock). */
+export async function versionsOf(key: string): Promise<string[]> {
+  const { client, bucket } = s3();
+  try {
+    const page = await client.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: key }));
+    return [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])].filter((v) => v.Key === key).map((v) => v.VersionId!);
+  } finally {
+    client.destroy();
+  }
+}
+
+/** A delete straight at the storage backend, bypassing the API, of one version. */
+export async function deleteVersionDirect(key: string, versionId: string): Promise<number> {
+  const { client, bucket } = s3();
+  try {
+    await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, VersionId: versionId }));
+    return 204;
+  } catch (error) {
+    return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
+  } finally {
+    client.destroy();
+  }
+}

@@ -3,6 +3,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectVersionsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   PutObjectLegalHoldCommand,
@@ -29,6 +30,19 @@ function translate(error: unknown, action: string): never {
   const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
   const reason = status === undefined || status >= 500 ? "DEPENDENCY_UNAVAILABLE" : "INTERNAL";
   throw new AppError(reason, `object storage unavailable (${action}): ${(error as Error).message}`, { cause: error });
+}
+
+async function versionsOf(client: S3Client, Bucket: string, key: string): Promise<(string | undefined)[]> {
+  const ids: string[] = [];
+  let KeyMarker: string | undefined;
+  let VersionIdMarker: string | undefined;
+  do {
+    const page = await client.send(new ListObjectVersionsCommand({ Bucket, Prefix: key, KeyMarker, VersionIdMarker }));
+    for (const v of [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])]) if (v.Key === key && v.VersionId) ids.push(v.VersionId);
+    KeyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
+    VersionIdMarker = page.IsTruncated ? page.NextVersionIdMarker : undefined;
+  } while (KeyMarker);
+  return ids.length > 0 ? ids : [undefined];
 }
 
 export function createS3Client(config: StorageConfig): S3Client {
@@ -130,7 +144,10 @@ export function createS3ObjectStorage(client: S3Client, config: StorageConfig): 
 
     async delete(key) {
       try {
-        await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+        // A bucket with Object Lock is versioned: a plain delete would only add a delete marker
+        // and keep the bytes, so a hard delete removes every version of the key.
+        const versions = config.objectLock ? await versionsOf(client, Bucket, key) : [undefined];
+        for (const VersionId of versions) await client.send(new DeleteObjectCommand({ Bucket, Key: key, VersionId }));
       } catch (error) {
         if (!isNotFound(error)) translate(error, "delete");
       }
