@@ -33,6 +33,12 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
     startToCloseTimeout: "1 minute",
     retry: { initialInterval: "500ms", backoffCoefficient: 2, maximumInterval: "30s" },
   });
+  // The complete Update answers a waiting caller: a dead dependency must become a quick
+  // `unavailable` (the client retries complete), not an Update that hangs on retries.
+  const answer = proxyActivities<LifecycleActivities>({
+    startToCloseTimeout: "20 seconds",
+    retry: { initialInterval: "300ms", backoffCoefficient: 2, maximumAttempts: 3 },
+  });
   const scan = proxyActivities<LifecycleActivities>({
     startToCloseTimeout: `${input.timeouts.scanSeconds}s`,
     heartbeatTimeout: `${input.timeouts.heartbeatSeconds}s`,
@@ -45,7 +51,9 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
   const setStatus = (status: string) => upsertSearchAttributes([{ key: OBJECT_STATUS, value: status }]);
 
   setHandler(completeUpdate, async (args) => {
-    const verdict = await acts.completeUpload(ref, args);
+    const verdict = await answer.completeUpload(ref, args).catch((error: unknown) => {
+      throw ApplicationFailure.nonRetryable(`a dependency is unavailable; retry complete: ${(error as Error).message}`, "DEPENDENCY_UNAVAILABLE");
+    });
     if (verdict.kind === "not_found") throw ApplicationFailure.nonRetryable("upload not found", "OBJECT_NOT_FOUND");
     if (verdict.kind === "refused") {
       if (verdict.objectDeleted) phase = "settled";

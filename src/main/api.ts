@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { createRouterTransport, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
@@ -9,13 +10,12 @@ import { createS3Client, createS3ObjectStorage } from "../adapters/s3/s3-object-
 import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
 import { createReadiness } from "../app/readiness.js";
 import type { FileStorageDeps } from "../app/files/deps.js";
-import { FileStorageService } from "../../gen/filestorage/v1/file_storage_service_pb.js";
-import { CustomFieldsService } from "../../gen/customfields/v1/custom_fields_service_pb.js";
-import { CustomersService } from "../../gen/customers/v1/customers_service_pb.js";
+import { createMetrics } from "../observability/metrics.js";
 import { registerHealthService } from "../rpc/health-service.js";
 import { startHttpServer, type RunningHttpServer } from "../rpc/http-server.js";
 import { authInterceptor, errorInterceptor, requestIdInterceptor, validationInterceptor } from "../rpc/interceptors.js";
 import { jsonWriteOptions } from "../rpc/json-options.js";
+import { generateOpenApi, jsonApiServices, serializeOpenApi } from "../rpc/openapi/generate-openapi.js";
 import { createRestHandler } from "../rpc/rest/rest-handler.js";
 import { createTokenVerifier } from "../rpc/token-verifier.js";
 import { registerFileStorageService } from "../rpc/handlers/file-storage-service.js";
@@ -59,9 +59,23 @@ export async function startApi(config: Config, logger: Logger): Promise<RunningA
   const routes = (router: ConnectRouter) => {
     registerHealthService(router, readiness);
     registerFileStorageService(router, files);
+    registerWebhookService(router, {
+      store: new WebhookEndpointStore(orm),
+      checkUrl: createUrlGuard({ allowPrivate: config.webhooks.allowPrivateUrls }),
+      newSecret: newWebhookSecret,
+      now: () => new Date(),
+      newId: () => uuidv7(),
+    });
     customFields.register(router);
   };
+  const metrics = createMetrics({
+    query: (sql) => orm.em.fork().execute(sql),
+    // cacheTotals: custom-fields-module does not expose cache hits and misses across tenants yet.
+    onCollectError: (error) => logger.warn({ err: error }, "metrics: database gauges unavailable"),
+  });
+  const openApiJson = serializeOpenApi(generateOpenApi(jsonApiServices));
   const interceptors: Interceptor[] = [
+    metrics.interceptor,
     errorInterceptor(logger),
     requestIdInterceptor(() => uuidv7()),
     authInterceptor(createTokenVerifier(config.auth)),
@@ -70,7 +84,7 @@ export async function startApi(config: Config, logger: Logger): Promise<RunningA
   const routerOptions = { interceptors, readMaxBytes: config.maxRequestBodyBytes, jsonOptions: { ...jsonWriteOptions, ignoreUnknownFields: false } };
   const connect = connectNodeAdapter({ routes, ...routerOptions });
   const rest = createRestHandler({
-    services: [FileStorageService, CustomFieldsService, CustomersService],
+    services: jsonApiServices,
     transport: createRouterTransport(routes, { router: routerOptions }),
     maxBodyBytes: config.maxRequestBodyBytes,
     prefix: REST_PREFIX,
@@ -81,6 +95,13 @@ export async function startApi(config: Config, logger: Logger): Promise<RunningA
     logger,
     readiness,
     newRequestId: () => uuidv7(),
+    pages: {
+      "/metrics": metrics.handler,
+      [`${REST_PREFIX}/openapi.json`]: (_req, res) => {
+        (res as ServerResponse).writeHead(200, { "content-type": "application/json" });
+        res.end(openApiJson);
+      },
+    },
     restPrefix: REST_PREFIX,
     rest,
     connect,

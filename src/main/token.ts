@@ -3,9 +3,7 @@
  * the development secret (or AUTH_HS256_SECRET). Without --perm it grants every permission.
  */
 import { parseArgs } from "node:util";
-import { SignJWT } from "jose";
-import { DEVELOPMENT_JWT_SECRET } from "../config.js";
-import { allPermissions } from "../rpc/permissions.js";
+import { DevTokenRefused, signDevToken } from "../cli/dev-token.js";
 
 const { values } = parseArgs({
   options: {
@@ -16,16 +14,12 @@ const { values } = parseArgs({
   },
 });
 
-if (process.env.NODE_ENV === "production") {
-  process.stderr.write("refusing to sign development tokens with NODE_ENV=production\n");
+const permissions = values.perm ? values.perm.split(",").map((p) => p.trim()).filter(Boolean) : undefined;
+try {
+  const token = await signDevToken({ tenant: values.tenant!, user: values.user!, permissions, ttl: values.ttl }, process.env);
+  process.stdout.write(`${token}\n`);
+} catch (error) {
+  if (!(error instanceof DevTokenRefused)) throw error;
+  process.stderr.write(`${error.message}\n`);
   process.exit(1);
 }
-const perms = values.perm ? values.perm.split(",").map((p) => p.trim()).filter(Boolean) : allPermissions;
-const secret = new TextEncoder().encode(process.env.AUTH_HS256_SECRET || DEVELOPMENT_JWT_SECRET);
-const token = await new SignJWT({ tid: values.tenant, perms })
-  .setProtectedHeader({ alg: "HS256" })
-  .setSubject(values.user!)
-  .setIssuedAt()
-  .setExpirationTime(values.ttl!)
-  .sign(secret);
-process.stdout.write(`${token}\n`);

@@ -30,7 +30,14 @@ export interface StackComponent {
   address: string;
 }
 
+export type ServiceName = "postgres" | "minio" | "temporal";
+
 export interface Stack {
+  /**
+   * The components this stack started, each stoppable and startable again on the same port and
+   * data (fault tests stop a dependency under traffic and bring it back).
+   */
+  services: Partial<Record<ServiceName, { stop(): Promise<void>; start(): Promise<void> }>>;
   /** Only the variables for what the stack started; merge over the caller's environment. */
   env: Record<string, string>;
   components: StackComponent[];
@@ -67,26 +74,42 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const ports: Ports = {};
   for (const name of wanted) ports[name] = await resolvePort(name, options.ports, env);
   const context: Context = { ...options, dataDir, logDir };
-  const starters: Promise<Started>[] = [];
-  if (ports.postgres) starters.push(postgres(context, ports.postgres));
-  if (ports.minio && ports.minioConsole) starters.push(minio(context, ports.minio, ports.minioConsole));
-  if (ports.temporal && ports.temporalUi) starters.push(temporal(context, ports.temporal, ports.temporalUi));
+  const starters: Partial<Record<ServiceName, () => Promise<Started>>> = {};
+  if (ports.postgres) starters.postgres = () => postgres(context, ports.postgres!);
+  if (ports.minio && ports.minioConsole) starters.minio = () => minio(context, ports.minio!, ports.minioConsole!);
+  if (ports.temporal && ports.temporalUi) starters.temporal = () => temporal(context, ports.temporal!, ports.temporalUi!);
 
   // In parallel: a cold start is dominated by the slowest component, not their sum.
-  const results = await Promise.allSettled(starters);
-  const started = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const names = Object.keys(starters) as ServiceName[];
+  const results = await Promise.allSettled(names.map((name) => starters[name]!()));
+  const current = new Map<ServiceName, Started>();
+  results.forEach((result, i) => result.status === "fulfilled" && current.set(names[i], result.value));
   const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
   const stop = once(async () => {
-    await Promise.all(started.map((each) => each.stop()));
+    await Promise.all([...current.values()].map((each) => each.stop()));
   });
   if (failures.length > 0) {
     await stop();
     const messages = failures.map((failure) => (failure instanceof Error ? failure.message : String(failure)));
     throw new Error(messages.join("\n"));
   }
+  const started = [...current.values()];
+  const services: Stack["services"] = {};
+  for (const name of names) {
+    services[name] = {
+      async stop() {
+        await current.get(name)?.stop();
+        current.delete(name);
+      },
+      async start() {
+        if (!current.has(name)) current.set(name, await starters[name]!());
+      },
+    };
+  }
   return {
     env: Object.assign({}, ...started.map((each) => each.env)),
     components: started.flatMap((each) => each.components),
+    services,
     stop,
   };
 }

@@ -50,7 +50,7 @@ export default async function setup(project: TestProject) {
   supervisor = new ProcessSupervisor(root, env, path.join(dataDir, "logs"));
   await supervisor.startApi();
   await supervisor.startWorker();
-  const controlUrl = await supervisor.listenControl();
+  const controlUrl = await supervisor.listenControl(stack.services);
   project.provide("apiUrl", `http://127.0.0.1:${port}`);
   project.provide("controlUrl", controlUrl);
   project.provide("stackEnv", env);

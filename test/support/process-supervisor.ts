@@ -79,11 +79,16 @@ export class ProcessSupervisor {
     throw new Error(`${url} not ready within ${timeoutMs} ms (see ${this.logDir})`);
   }
 
-  /** POST /{api|worker}/{kill|start}: used by fault tests in other processes. */
-  async listenControl(): Promise<string> {
+  /**
+   * POST /{api|worker}/{kill|start} and /{postgres|minio|temporal}/{stop|start}: used by fault
+   * tests, which run in other processes than this supervisor.
+   */
+  async listenControl(services: Record<string, { stop(): Promise<void>; start(): Promise<void> } | undefined> = {}): Promise<string> {
     this.control = http.createServer((req, res) => {
       const [, name, action] = (req.url ?? "").split("/");
       const run = async () => {
+        const service = services[name];
+        if (service && (action === "stop" || action === "start")) return service[action]();
         if (name !== "api" && name !== "worker") throw new Error("unknown process");
         if (action === "kill") await this.kill(name);
         else if (action === "start") await (name === "api" ? this.startApi() : this.startWorker());

@@ -6,6 +6,8 @@ import { FieldDefinitionAuditSchema } from "./entities/field-definition-audit.js
 import { FieldDefinitionSchema } from "./entities/field-definition.js";
 import { StoredObjectSchema } from "./entities/stored-object.js";
 import { UploadSessionSchema } from "./entities/upload-session.js";
+import { WebhookDeliverySchema } from "./entities/webhook-delivery.js";
+import { WebhookEndpointSchema } from "./entities/webhook-endpoint.js";
 import { migrations } from "./migrations/index.js";
 
 export const entities = [
@@ -15,6 +17,8 @@ export const entities = [
   FieldDefinitionSchema,
   FieldDefinitionAuditSchema,
   CustomerSchema,
+  WebhookEndpointSchema,
+  WebhookDeliverySchema,
 ];
 
 export function ormOptions(databaseUrl: string, poolMax = 10): Options {
@@ -24,9 +28,9 @@ export function ormOptions(databaseUrl: string, poolMax = 10): Options {
     extensions: [Migrator],
     discovery: { warnWhenNoEntities: false },
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
-    pool: { min: 0, max: poolMax },
     // Fail fast when the database is gone instead of queueing calls for the pool's default minute.
-    driverOptions: { connection: { connectionTimeoutMillis: 5000 } },
+    driverOptions: { connection: { connectionTimeoutMillis: 3000 } },
+    pool: { min: 0, max: poolMax, acquireTimeoutMillis: 3000 },
     allowGlobalContext: false,
     debug: false,
   };

@@ -1,6 +1,9 @@
 import {
   Client,
   Connection,
+  defaultGrpcRetryOptions,
+  makeGrpcRetryInterceptor,
+  ServiceError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   isGrpcServiceError,
@@ -35,7 +38,13 @@ export class LifecycleClient {
   ) {}
 
   static async connect(address: string, namespace: string, taskQueue: string, timeouts: LifecycleInput["timeouts"]) {
-    const connection = await Connection.connect({ address, connectTimeout: "5s" });
+    // Few, quick retries: when Temporal is down a call should answer `unavailable` within
+    // seconds, not after the SDK's default of ten attempts.
+    const connection = await Connection.connect({
+      address,
+      connectTimeout: "5s",
+      interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3, initialIntervalMs: () => 200, maxIntervalMs: () => 1000 }))],
+    });
     return new LifecycleClient(new Client({ connection, namespace }), taskQueue, timeouts);
   }
 
@@ -123,7 +132,9 @@ function translateTemporalError(error: unknown, action: string): Error {
   if (error instanceof WorkflowNotFoundError) {
     return new AppError("OBJECT_NOT_FOUND", "upload not found", { cause: error });
   }
-  if (isGrpcServiceError(error) || /connect|unavailable|deadline/i.test(String((error as Error)?.message))) {
+  const grpc = error instanceof ServiceError ? error.cause : error;
+  const unreachable = isGrpcServiceError(grpc) && [4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */].includes(grpc.code);
+  if (unreachable || /ECONNREFUSED|UNAVAILABLE|deadline exceeded/i.test(String((grpc as Error)?.message))) {
     return new AppError("DEPENDENCY_UNAVAILABLE", `workflow service unavailable (${action}); retry shortly`, { cause: error });
   }
   return error as Error;

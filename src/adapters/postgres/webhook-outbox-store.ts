@@ -1,0 +1,210 @@
+import { raw } from "@mikro-orm/core";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import type { StoredObjectView } from "../../domain/files/stored-object.js";
+import type { AuditEvent, DeliveryStatus } from "../../domain/webhooks/delivery.js";
+import { StoredObjectRow } from "./entities/stored-object.js";
+import { WebhookDeliveryRow } from "./entities/webhook-delivery.js";
+import { WebhookEndpointRow } from "./entities/webhook-endpoint.js";
+import { toStoredObjectView } from "./stored-object-mapper.js";
+import { translateDbError } from "./translate-db-error.js";
+
+/** An undispatched audit entry with its object: as committed, or as it is now, or gone. */
+export interface OutboxEntry extends AuditEvent {
+  tenantId: string;
+  objectId: string;
+  object?: StoredObjectView;
+}
+
+export interface Subscription {
+  tenantId: string;
+  endpointId: string;
+  eventTypes: string[];
+}
+
+export interface NewDelivery {
+  id: string;
+  tenantId: string;
+  endpointId: string;
+  auditEntryId: string;
+  eventType: string;
+  payload: unknown;
+}
+
+export interface DeliveryRef {
+  tenantId: string;
+  deliveryId: string;
+}
+
+export type FanOutPlan = (entries: OutboxEntry[], subscriptions: Subscription[]) => NewDelivery[];
+
+interface AuditOutboxRow {
+  id: string;
+  tenant_id: string;
+  object_id: string;
+  action: string;
+  actor_id: string;
+  request_id: string | null;
+  result: string;
+  details: Record<string, unknown> | null;
+  occurred_at: Date;
+  object_snapshot: Record<string, unknown> | null;
+}
+
+/**
+ * The webhook outbox: audit entries become deliveries, deliveries become workflows, and each
+ * delivery's attempts are recorded. Dispatch is one transaction, so an entry is either still
+ * undispatched or has all its deliveries.
+ */
+export class WebhookOutboxStore {
+  constructor(private readonly orm: MikroORM) {}
+
+  /**
+   * Claims up to `limit` undispatched entries (SKIP LOCKED: concurrent dispatchers take other
+   * rows), inserts the deliveries `plan` makes of them (a delivery that exists stays as it is),
+   * and marks the entries dispatched. Answers how many entries it claimed.
+   */
+  async fanOut(limit: number, at: Date, plan: FanOutPlan): Promise<{ claimed: number; deliveries: number }> {
+    return this.tx(async (em) => {
+      const rows = (await em.execute(
+        `select id, tenant_id, object_id, action, actor_id, request_id, result, details, occurred_at, object_snapshot
+           from audit_entries where webhooks_dispatched_at is null
+          order by occurred_at, id limit ? for update skip locked`,
+        [limit],
+      )) as AuditOutboxRow[];
+      if (rows.length === 0) return { claimed: 0, deliveries: 0 };
+      const tenants = [...new Set(rows.map((r) => r.tenant_id))];
+      const endpoints = await em.find(WebhookEndpointRow, { tenantId: { $in: tenants }, enabled: true }, { fields: ["id", "tenantId", "eventTypes"] });
+      const subscriptions = endpoints.map((e) => ({ tenantId: e.tenantId, endpointId: e.id, eventTypes: e.eventTypes ?? [] }));
+      const watched = new Set(subscriptions.map((s) => s.tenantId));
+      const entries = await withObjects(em, rows.filter((r) => watched.has(r.tenant_id)));
+      const deliveries = plan(entries, subscriptions);
+      const inserted = deliveries.length > 0 ? await insertDeliveries(em, deliveries, at) : 0;
+      await em.execute(`update audit_entries set webhooks_dispatched_at = ?, object_snapshot = null where id in (?)`, [at, rows.map((r) => r.id)]);
+      return { claimed: rows.length, deliveries: inserted };
+    });
+  }
+
+  /** Deliveries whose workflow is not known to have started, the oldest first. */
+  async unstarted(limit: number): Promise<DeliveryRef[]> {
+    const rows = await this.run((em) =>
+      em.find(WebhookDeliveryRow, { workflowStartedAt: null }, { fields: ["id", "tenantId"], orderBy: { createdAt: "asc" }, limit }),
+    );
+    return rows.map((r) => ({ tenantId: r.tenantId, deliveryId: r.id }));
+  }
+
+  async markStarted(ids: string[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.run((em) => em.nativeUpdate(WebhookDeliveryRow, { id: { $in: ids }, workflowStartedAt: null }, { workflowStartedAt: at }));
+  }
+
+  async findDelivery(tenantId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
+    return (await this.run((em) => em.findOne(WebhookDeliveryRow, { tenantId, id }))) ?? undefined;
+  }
+
+  async findEndpoint(tenantId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+    return (await this.run((em) => em.findOne(WebhookEndpointRow, { tenantId, id }))) ?? undefined;
+  }
+
+  /** One attempt that did not succeed; the delivery stays PENDING for the next one. */
+  async recordFailedAttempt(ref: DeliveryRef, statusCode: number | null, error: string, at: Date): Promise<void> {
+    await this.settle(ref, { attempts: raw("attempts + 1"), lastStatusCode: statusCode, lastError: error, lastAttemptAt: at });
+  }
+
+  async markDelivered(ref: DeliveryRef, statusCode: number, at: Date): Promise<void> {
+    await this.settle(ref, {
+      status: "DELIVERED" satisfies DeliveryStatus,
+      attempts: raw("attempts + 1"),
+      lastStatusCode: statusCode,
+      lastError: null,
+      lastAttemptAt: at,
+      deliveredAt: at,
+    });
+  }
+
+  /** The endpoint answered 410: it is disabled, and this delivery ends with it. */
+  async markEndpointGone(ref: DeliveryRef, endpointId: string, reason: string, at: Date): Promise<void> {
+    await this.tx(async (em) => {
+      await em.nativeUpdate(WebhookEndpointRow, { tenantId: ref.tenantId, id: endpointId }, { enabled: false, disabledReason: reason, updatedAt: at });
+      await em.nativeUpdate(
+        WebhookDeliveryRow,
+        { tenantId: ref.tenantId, id: ref.deliveryId, status: "PENDING" },
+        { status: "ENDPOINT_DISABLED", attempts: raw("attempts + 1"), lastStatusCode: 410, lastError: reason, lastAttemptAt: at },
+      );
+    });
+  }
+
+  /**
+   * Ends a delivery without an attempt: its endpoint is gone or disabled, its URL is refused, or
+   * its retries are spent (no `error`: the last attempt's stays).
+   */
+  async finish(ref: DeliveryRef, status: Exclude<DeliveryStatus, "PENDING" | "DELIVERED">, error?: string): Promise<void> {
+    await this.settle(ref, error === undefined ? { status } : { status, lastError: error });
+  }
+
+  private async settle(ref: DeliveryRef, data: Record<string, unknown>): Promise<void> {
+    await this.run((em) => em.nativeUpdate(WebhookDeliveryRow, { tenantId: ref.tenantId, id: ref.deliveryId, status: "PENDING" }, data));
+  }
+
+  private async tx<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.run((em) => em.transactional(work));
+  }
+
+  private async run<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await work(this.orm.em.fork());
+    } catch (error) {
+      translateDbError(error);
+    }
+  }
+}
+
+/** Entries with their objects: the commit-time snapshot, else the row as it is now (deleted too). */
+async function withObjects(em: EntityManager, rows: AuditOutboxRow[]): Promise<OutboxEntry[]> {
+  const missing = rows.filter((r) => !r.object_snapshot);
+  const current = missing.length
+    ? await em.find(StoredObjectRow, { tenantId: { $in: [...new Set(missing.map((r) => r.tenant_id))] }, id: { $in: missing.map((r) => r.object_id) } })
+    : [];
+  const byKey = new Map(current.map((o) => [`${o.tenantId}/${o.id}`, o]));
+  return rows.map((r) => {
+    const row = r.object_snapshot ? rowFromSnapshot(r.object_snapshot) : byKey.get(`${r.tenant_id}/${r.object_id}`);
+    return {
+      id: r.id,
+      tenantId: r.tenant_id,
+      objectId: r.object_id,
+      action: r.action,
+      actorId: r.actor_id,
+      requestId: r.request_id,
+      result: r.result,
+      details: r.details,
+      occurredAt: new Date(r.occurred_at),
+      object: row ? toStoredObjectView(row) : undefined,
+    };
+  });
+}
+
+/** `to_jsonb` of a stored_objects row: column names to property names; dates stay ISO strings. */
+function rowFromSnapshot(snapshot: Record<string, unknown>): StoredObjectRow {
+  const row: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(snapshot)) row[column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())] = value;
+  return row as unknown as StoredObjectRow;
+}
+
+async function insertDeliveries(em: EntityManager, deliveries: NewDelivery[], at: Date): Promise<number> {
+  const records = deliveries.map((d) => ({
+    id: d.id,
+    tenant_id: d.tenantId,
+    endpoint_id: d.endpointId,
+    audit_entry_id: d.auditEntryId,
+    event_type: d.eventType,
+    payload: d.payload,
+  }));
+  const inserted = (await em.execute(
+    `insert into webhook_deliveries (id, tenant_id, endpoint_id, audit_entry_id, event_type, payload, status, attempts, created_at)
+     select r.id, r.tenant_id, r.endpoint_id, r.audit_entry_id, r.event_type, r.payload, 'PENDING', 0, ?
+       from jsonb_to_recordset(?::jsonb) as r(id uuid, tenant_id text, endpoint_id uuid, audit_entry_id uuid, event_type text, payload jsonb)
+     on conflict (tenant_id, endpoint_id, audit_entry_id) do nothing
+     returning id`,
+    [at, JSON.stringify(records)],
+  )) as { id: string }[];
+  return inserted.length;
+}

@@ -1,0 +1,65 @@
+import { Client, Connection, WorkflowExecutionAlreadyStartedError } from "@temporalio/client";
+import { WorkflowIdReusePolicy } from "@temporalio/common";
+import {
+  WEBHOOK_DELIVERY_WORKFLOW,
+  WEBHOOK_DISPATCH_WORKFLOW,
+  webhookWorkflowId,
+  type DeliveryRef,
+  type WebhookDeliveryInput,
+  type WebhookDispatchInput,
+  type WebhookRetry,
+} from "../../../workflows/activities/webhook-types.js";
+import { TENANT_ID } from "../../../workflows/search-attributes.js";
+import { ensureIntervalSchedule } from "./ensure-schedule.js";
+
+export const WEBHOOK_DISPATCH_SCHEDULE_ID = "webhook-dispatch";
+
+/** Starts delivery workflows for the dispatcher; one workflow per delivery, ever. */
+export class WebhookDeliveryClient {
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+    private readonly retry: WebhookRetry,
+  ) {}
+
+  static async connect(address: string, namespace: string, taskQueue: string, retry: WebhookRetry) {
+    const connection = await Connection.connect({ address, connectTimeout: "5s" });
+    return new WebhookDeliveryClient(new Client({ connection, namespace }), taskQueue, retry);
+  }
+
+  async start(ref: DeliveryRef): Promise<void> {
+    try {
+      await this.client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
+        taskQueue: this.taskQueue,
+        workflowId: webhookWorkflowId(ref.deliveryId),
+        // Even after the workflow ended: a delivery is attempted by one workflow only.
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        args: [{ ...ref, retry: this.retry } satisfies WebhookDeliveryInput],
+        typedSearchAttributes: [{ key: TENANT_ID, value: ref.tenantId }],
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.connection.close();
+  }
+}
+
+/** The dispatcher's schedule: every few seconds, so events leave soon after their commit. */
+export async function ensureWebhookDispatchSchedule(
+  address: string,
+  namespace: string,
+  taskQueue: string,
+  intervalSeconds: number,
+  input: WebhookDispatchInput,
+): Promise<void> {
+  await ensureIntervalSchedule(address, namespace, {
+    scheduleId: WEBHOOK_DISPATCH_SCHEDULE_ID,
+    workflowType: WEBHOOK_DISPATCH_WORKFLOW,
+    taskQueue,
+    intervalSeconds,
+    args: [input],
+  });
+}
