@@ -16,7 +16,7 @@ let stack: Stack | undefined;
 let supervisor: ProcessSupervisor | undefined;
 
 export const TEST_RETENTION = {
-  RETENTION_TEMP_UPLOAD_SECONDS: "15",
+  RETENTION_TEMP_UPLOAD_SECONDS: "30",
   RETENTION_FAILED_UPLOAD_SECONDS: "4",
   RETENTION_SUPERSEDED_SECONDS: "4",
   RETENTION_IMPORT_ARTIFACT_SECONDS: "5",
@@ -43,9 +43,11 @@ export default async function setup(project: TestProject) {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "info",
     TEMPORAL_TASK_QUEUE: `test-${process.pid}`,
     COMPLETE_WAIT_TIMEOUT_SECONDS: "20",
-    STORAGE_PRESIGN_UPLOAD_EXPIRY_SECONDS: "3",
+    STORAGE_PRESIGN_UPLOAD_EXPIRY_SECONDS: "10",
     SCAN_HEARTBEAT_TIMEOUT_SECONDS: "3",
     SHUTDOWN_GRACE_SECONDS: "3",
+    WEBHOOK_DISPATCH_INTERVAL_SECONDS: "1",
+    WEBHOOK_RETRY_INITIAL_SECONDS: "1",
   };
   supervisor = new ProcessSupervisor(root, env, path.join(dataDir, "logs"));
   await supervisor.startApi();

@@ -25,7 +25,7 @@ async function waitForGone(token: string, objectId: string, timeoutMs: number) {
 }
 
 describe("retention policies expire at their deadline and not before", () => {
-  it("TEMP_UPLOAD_24H: an abandoned upload is removed by its workflow's timer", async () => {
+  it("TEMP_UPLOAD_24H: an abandoned upload is removed by its workflow's timer", { timeout: 60_000 }, async () => {
     const token = await tokenFor(uniqueTenant());
     const started = await initiate(token, photo("abandoned"));
     const id = started.body.storedObject.id;

@@ -110,12 +110,12 @@ describe("complete", () => {
     expect(get.body.storedObject.status).toBe("PENDING_UPLOAD");
   });
 
-  it("answers 400 UPLOAD_URL_EXPIRED when the URL expired with nothing uploaded; a refreshed URL works", async () => {
+  it("answers 400 UPLOAD_URL_EXPIRED when the URL expired with nothing uploaded; a refreshed URL works", { timeout: 30_000 }, async () => {
     const token = await tokenFor(uniqueTenant());
     const s = spec();
     const started = await initiate(token, s);
     const id = started.body.storedObject.id;
-    await new Promise((r) => setTimeout(r, 3500));
+    await new Promise((r) => setTimeout(r, 10_500));
     expect((await put(started.body, s.bytes)).status).toBe(403);
     const res = await complete(token, id, {});
     expect(res.status).toBe(400);

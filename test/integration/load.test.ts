@@ -1,0 +1,95 @@
+import { ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { describe, expect, it } from "vitest";
+import { csv, exe, pdf, png, svg } from "../fixtures/files/index.js";
+import { tokenFor, uniqueTenant } from "../support/clients.js";
+import { s3, sleep, sql, withTemporal } from "../support/stack-access.js";
+import { complete, initiate, put } from "../support/uploads.js";
+
+const UPLOADS = Number(process.env.LOAD_UPLOADS ?? 200);
+const CONCURRENCY = 25;
+
+const kinds = [
+  { objectClass: "GENERAL_DOCUMENT", contentType: "image/png", bytes: () => png(16, 16), ends: "READY" },
+  { objectClass: "REPORT", contentType: "text/csv", bytes: () => csv([["a", "b"], ["1", "2"]]), ends: "READY" },
+  { objectClass: "REPORT", contentType: "application/pdf", bytes: () => pdf(), ends: "READY" },
+  { objectClass: "GENERAL_DOCUMENT", contentType: "image/png", bytes: () => exe(), ends: "REJECTED" },
+  { objectClass: "COMPANY_LOGO", contentType: "image/svg+xml", bytes: () => svg("<script>x()</script>"), ends: "REJECTED" },
+] as const;
+
+async function pool<T>(count: number, limit: number, work: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < count) {
+        const i = next++;
+        results[i] = await work(i);
+      }
+    }),
+  );
+  return results;
+}
+
+async function bucketKeys(prefix: string): Promise<Set<string>> {
+  const { client, bucket } = s3();
+  const keys = new Set<string>();
+  let ContinuationToken: string | undefined;
+  do {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken }));
+    for (const o of page.Contents ?? []) keys.add(o.Key!);
+    ContinuationToken = page.NextContinuationToken;
+  } while (ContinuationToken);
+  client.destroy();
+  return keys;
+}
+
+describe("load", () => {
+  it(`${UPLOADS} concurrent uploads of mixed classes end as their bytes deserve, and rows, bucket objects and workflows agree`, { timeout: 300_000 }, async () => {
+    const tenant = uniqueTenant("load");
+    const token = await tokenFor(tenant);
+    const objects = await pool(UPLOADS, CONCURRENCY, async (i) => {
+      const kind = kinds[i % kinds.length];
+      const bytes = kind.bytes();
+      const started = await initiate(token, { objectClass: kind.objectClass, contentType: kind.contentType, bytes, ownerEntityId: `o${i}` });
+      expect(started.status).toBe(200);
+      expect((await put(started.body, bytes)).status).toBe(200);
+      expect((await complete(token, started.body.storedObject.id, {})).status).toBe(200);
+      return { object: started.body.storedObject as { id: string }, expected: kind.ends };
+    });
+
+    // Final states from the database: a rejected file may already have expired (its row stays).
+    const deadline = Date.now() + 120_000;
+    let statuses = new Map<string, string>();
+    while (Date.now() < deadline) {
+      const rows = await sql<{ id: string; status: string }>("select id, status from stored_objects where tenant_id = ?", [tenant]);
+      statuses = new Map(rows.map((r) => [r.id, r.status]));
+      if ([...statuses.values()].every((s) => s === "READY" || s === "REJECTED")) break;
+      await sleep(500);
+    }
+    for (const { object, expected } of objects) expect(statuses.get(object.id), object.id).toBe(expected);
+
+    // Rejected files expire after RETENTION_FAILED_UPLOAD_SECONDS (seconds in tests); wait for that.
+    await sleep(8000);
+    const live = await sql<{ id: string; storage_key: string }>("select id, storage_key from stored_objects where tenant_id = ? and deleted_at is null", [tenant]);
+    const ready = objects.filter((o) => o.expected === "READY");
+    expect(live.map((r) => r.id).sort()).toEqual(ready.map((o) => o.object.id).sort());
+    expect(await bucketKeys(`tenants/${tenant}/`)).toEqual(new Set(live.map((r) => r.storage_key)));
+
+    const workflows = await withTemporal(async (client) => {
+      let count = 0;
+      for await (const _ of client.workflow.list({ query: `TenantId = "${tenant}"` })) count++;
+      return count;
+    });
+    expect(workflows).toBe(UPLOADS);
+
+    const trails = await sql<{ object_id: string; actions: string }>(
+      "select object_id, string_agg(action, ',' order by occurred_at, id) as actions from audit_entries where tenant_id = ? group by object_id",
+      [tenant],
+    );
+    const byId = new Map(trails.map((t) => [t.object_id, t.actions]));
+    for (const { object, expected } of objects) {
+      const trail = expected === "READY" ? "UPLOAD_INITIATED,UPLOAD_COMPLETED,SCAN_PASSED" : "UPLOAD_INITIATED,UPLOAD_COMPLETED,SCAN_FAILED,OBJECT_EXPIRED";
+      expect(byId.get(object.id), object.id).toBe(trail);
+    }
+  });
+});
