@@ -3,15 +3,15 @@
  * real server and database: definition CRUD, the schema rules, errors, audit, the cache and its
  * invalidation, and the three integration calls other modules make.
  */
-import { create, fromBinary } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
-import { base64Decode } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { openDatabase } from "../../src/adapters/postgres/orm.js";
 import { clientsFor, rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { reasonOf, violationsOf } from "../support/error-body.js";
 
 let orm: MikroORM;
 beforeAll(async () => {
@@ -23,17 +23,7 @@ afterAll(async () => {
 
 const sql = <T = Record<string, unknown>>(query: string, params: unknown[] = []) => orm.em.fork().getConnection().execute<T[]>(query, params);
 
-/** The reason of a JSON error body (the ErrorInfo detail). */
-function reasonOf(body: { details?: { type: string; value: string }[] }): string | undefined {
-  const detail = body.details?.find((d) => d.type === "google.rpc.ErrorInfo");
-  return detail && fromBinary(ErrorInfoSchema, base64Decode(detail.value)).reason;
-}
 
-/** The BadRequest violations of a JSON error body, by field. */
-function violationsOf(body: { details?: { type: string; value: string }[] }): string[] {
-  const detail = body.details?.find((d) => d.type === "google.rpc.BadRequest");
-  return detail ? fromBinary(BadRequestSchema, base64Decode(detail.value)).fieldViolations.map((v) => v.field) : [];
-}
 
 function connectFailure(error: unknown) {
   const e = ConnectError.from(error);

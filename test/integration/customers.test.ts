@@ -4,9 +4,8 @@
  * the JSON API and gRPC, against the real server and database.
  */
 import { randomUUID } from "node:crypto";
-import { create, fromBinary } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
-import { base64Decode } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -17,6 +16,7 @@ import { CustomerRow } from "../../src/adapters/postgres/entities/customer.js";
 import { openDatabase } from "../../src/adapters/postgres/orm.js";
 import type { ParsedFilter } from "../../src/domain/customfields/filters.js";
 import { clientsFor, rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { reasonOf, violationsOf } from "../support/error-body.js";
 
 let orm: MikroORM;
 beforeAll(async () => {
@@ -28,15 +28,7 @@ afterAll(async () => {
 
 const sql = <T = Record<string, unknown>>(query: string, params: unknown[] = []) => orm.em.fork().getConnection().execute<T[]>(query, params);
 
-function reasonOf(body: { details?: { type: string; value: string }[] }): string | undefined {
-  const detail = body.details?.find((d) => d.type === "google.rpc.ErrorInfo");
-  return detail && fromBinary(ErrorInfoSchema, base64Decode(detail.value)).reason;
-}
 
-function violationsOf(body: { details?: { type: string; value: string }[] }): string[] {
-  const detail = body.details?.find((d) => d.type === "google.rpc.BadRequest");
-  return detail ? fromBinary(BadRequestSchema, base64Decode(detail.value)).fieldViolations.map((v) => v.field) : [];
-}
 
 const DEFINITIONS = [
   {
