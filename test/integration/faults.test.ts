@@ -106,3 +106,24 @@ describe("the API restarts during a complete", () => {
     expect(object.isCurrent).toBe(true);
   });
 });
+
+describe("graceful shutdown", () => {
+  it("on SIGTERM the API stops accepting, finishes the call in flight, and exits", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const s = spec();
+    const started = await initiate(token, s);
+    await put(started.body, s.bytes);
+    const inFlight = complete(token, started.body.storedObject.id, { waitForResult: true });
+    await new Promise((r) => setTimeout(r, 50));
+    const stopping = control("api", "term");
+    const answer = await inFlight;
+    await stopping;
+    try {
+      expect(answer.status).toBe(200);
+      expect(answer.body.storedObject.status).toBe("READY");
+      await expect(rest("GET", "/healthz")).rejects.toThrow();
+    } finally {
+      await control("api", "start");
+    }
+  });
+});

@@ -45,12 +45,12 @@ export class ProcessSupervisor {
     });
   }
 
-  /** SIGKILL: the process gets no chance to finish anything, as in a crash. */
-  async kill(name: "api" | "worker"): Promise<void> {
+  /** SIGKILL: the process gets no chance to finish anything, as in a crash; SIGTERM: a deploy. */
+  async kill(name: "api" | "worker", signal: "SIGKILL" | "SIGTERM" = "SIGKILL"): Promise<void> {
     const child = this.children.get(name);
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGKILL");
+    child.kill(signal);
     await exited;
     this.children.delete(name);
   }
@@ -91,6 +91,7 @@ export class ProcessSupervisor {
         if (service && (action === "stop" || action === "start")) return service[action]();
         if (name !== "api" && name !== "worker") throw new Error("unknown process");
         if (action === "kill") await this.kill(name);
+        else if (action === "term") await this.kill(name, "SIGTERM");
         else if (action === "start") await (name === "api" ? this.startApi() : this.startWorker());
         else throw new Error("unknown action");
       };
