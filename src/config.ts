@@ -28,6 +28,15 @@ export interface RetentionConfig {
   sweepIntervalSeconds: number;
 }
 
+export interface WebhookConfig {
+  /** Development: URLs that resolve to loopback, private or link-local addresses are allowed. */
+  allowPrivateUrls: boolean;
+  dispatchIntervalSeconds: number;
+  retryInitialSeconds: number;
+  retryTotalHours: number;
+  requestTimeoutSeconds: number;
+}
+
 export interface Config {
   production: boolean;
   host: string;
@@ -45,6 +54,7 @@ export interface Config {
   scan: { timeoutSeconds: number; heartbeatTimeoutSeconds: number };
   maxRequestBodyBytes: number;
   shutdownGraceSeconds: number;
+  webhooks: WebhookConfig;
 }
 
 export class ConfigError extends Error {
@@ -135,6 +145,16 @@ function parseAuth(env: Env, production: boolean): Config["auth"] {
   return { jwksUrl, hs256Secret: secret };
 }
 
+function parseWebhooks(env: Env, production: boolean): WebhookConfig {
+  return {
+    allowPrivateUrls: boolean(env, "WEBHOOK_ALLOW_PRIVATE_URLS", !production),
+    dispatchIntervalSeconds: integer(env, "WEBHOOK_DISPATCH_INTERVAL_SECONDS", 5),
+    retryInitialSeconds: integer(env, "WEBHOOK_RETRY_INITIAL_SECONDS", 30),
+    retryTotalHours: integer(env, "WEBHOOK_RETRY_TOTAL_HOURS", 24),
+    requestTimeoutSeconds: integer(env, "WEBHOOK_REQUEST_TIMEOUT_SECONDS", 10),
+  };
+}
+
 export function parseConfig(env: Env): Config {
   const production = env.NODE_ENV === "production";
   const redisUrl = optional(env, "REDIS_URL");
@@ -162,5 +182,6 @@ export function parseConfig(env: Env): Config {
     },
     maxRequestBodyBytes: integer(env, "MAX_REQUEST_BODY_BYTES", 1_048_576),
     shutdownGraceSeconds: integer(env, "SHUTDOWN_GRACE_SECONDS", 20),
+    webhooks: parseWebhooks(env, production),
   };
 }

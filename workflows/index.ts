@@ -1,3 +1,5 @@
 /** The workflows bundled for the worker. */
 export { objectLifecycle } from "./object-lifecycle.js";
 export { retentionSweep } from "./retention-sweep.js";
+export { webhookDelivery } from "./webhook-delivery.js";
+export { webhookDispatch } from "./webhook-dispatch.js";

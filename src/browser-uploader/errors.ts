@@ -18,7 +18,9 @@ export type UploadErrorReason =
   /** The scan did not end within `scanTimeoutMs`. */
   | "SCAN_TIMEOUT"
   /** Anything the API refused, with the API's own reason in `apiReason`. */
-  | "API_ERROR";
+  | "API_ERROR"
+  /** A bug or an answer of an unexpected shape. */
+  | "UNEXPECTED";
 
 export class UploadError extends Error {
   override readonly name = "UploadError";
@@ -67,4 +69,19 @@ export class CancelledError extends Error {
   constructor() {
     super("upload cancelled");
   }
+}
+
+/** API reasons the uploader reports under the same name (the class rules, expiry). */
+const SAME_REASONS: readonly UploadErrorReason[] = ["UNKNOWN_OBJECT_CLASS", "CONTENT_TYPE_NOT_ALLOWED", "FILE_TOO_LARGE", "UPLOAD_URL_EXPIRED"];
+const isSameReason = (reason: string): reason is UploadErrorReason => (SAME_REASONS as readonly string[]).includes(reason);
+
+/** What an upload that ended in `error` reports, whatever was thrown. */
+export function toUploadError(error: unknown): UploadError {
+  if (error instanceof UploadError) return error;
+  if (error instanceof ApiError) {
+    if (isTransientApiError(error)) return new UploadError("UNAVAILABLE", error.message, { transient: true, apiReason: error.reason, cause: error });
+    if (isSameReason(error.reason)) return new UploadError(error.reason, error.message, { apiReason: error.reason, cause: error });
+    return new UploadError("API_ERROR", error.message, { apiReason: error.reason, cause: error });
+  }
+  return new UploadError("UNEXPECTED", error instanceof Error ? error.message : String(error), { cause: error });
 }

@@ -45,6 +45,7 @@ export interface UploadedObject {
   contentType: string;
   fileSize: number;
   isCurrent: boolean;
+  isLegalHold?: boolean;
   createdAt?: Date;
   scanResult?: { passed: boolean; checks: ScanCheckView[] };
 }

@@ -38,7 +38,11 @@ export type ErrorReason =
   | "UNKNOWN_FILTER_OPERATOR"
   | "CUSTOM_FIELD_VALIDATION_FAILED"
   // customers
-  | "CUSTOMER_NOT_FOUND";
+  | "CUSTOMER_NOT_FOUND"
+  // webhooks
+  | "WEBHOOK_ENDPOINT_NOT_FOUND"
+  | "WEBHOOK_URL_NOT_ALLOWED"
+  | "UNKNOWN_EVENT_TYPE";
 
 /** One problem with one field of a request: the field path as the client sent it. */
 export interface FieldViolation {

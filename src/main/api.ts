@@ -19,7 +19,12 @@ import { generateOpenApi, jsonApiServices, serializeOpenApi } from "../rpc/opena
 import { createRestHandler } from "../rpc/rest/rest-handler.js";
 import { createTokenVerifier } from "../rpc/token-verifier.js";
 import { registerFileStorageService } from "../rpc/handlers/file-storage-service.js";
+import { WebhookEndpointStore } from "../adapters/postgres/webhook-endpoint-store.js";
+import { createUrlGuard } from "../adapters/webhooks/url-guard.js";
+import { newWebhookSecret } from "../adapters/webhooks/webhook-signing.js";
+import { registerWebhookService } from "../rpc/handlers/webhook-service.js";
 import { createCustomFieldsModule } from "./custom-fields-module.js";
+import { createDemoPages } from "../demo/demo-pages.js";
 
 export interface RunningApi {
   server: RunningHttpServer;
@@ -101,6 +106,8 @@ export async function startApi(config: Config, logger: Logger): Promise<RunningA
         (res as ServerResponse).writeHead(200, { "content-type": "application/json" });
         res.end(openApiJson);
       },
+      // The demo page and its development token: never in production.
+      ...(config.production ? {} : createDemoPages({ hs256Secret: config.auth.hs256Secret, logger })),
     },
     restPrefix: REST_PREFIX,
     rest,

@@ -9,6 +9,7 @@ import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
 import { createActivities } from "../../workflows/activities/create-activities.js";
 import { createSweepActivities } from "../../workflows/activities/sweep-activities.js";
 import { ensureSweepSchedule } from "../adapters/temporal/sweep-schedule.js";
+import { createWebhookWorker } from "./webhook-worker.js";
 
 export interface RunningWorker {
   /** Resolves when the worker stopped. */
@@ -44,6 +45,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     maxBatches: 1000,
     orphanMinAgeSeconds: config.storage.presignUploadExpirySeconds,
   });
+  const webhooks = await createWebhookWorker(config, orm);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection,
@@ -60,12 +62,13 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     activities: {
       ...createActivities({ store, storage, retention: config.retention, retentionChanged: (ref) => lifecycle.retentionChanged(ref), now }),
       ...createSweepActivities({ store, storage, workflowRunning: (tenantId, objectId) => lifecycle.isRunning({ tenantId, objectId }), now }),
+      ...webhooks.activities,
     },
     shutdownGraceTime: `${config.shutdownGraceSeconds}s`,
   });
   logger.info({ taskQueue: config.temporal.taskQueue }, "worker started");
   const done = worker.run().finally(async () => {
-    await Promise.allSettled([orm.close(), lifecycle.close(), connection.close(), Promise.resolve(s3.destroy())]);
+    await Promise.allSettled([orm.close(), lifecycle.close(), webhooks.close(), connection.close(), Promise.resolve(s3.destroy())]);
   });
   return {
     done,

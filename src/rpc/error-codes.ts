@@ -38,6 +38,9 @@ export const reasonCodes: Record<ErrorReason, Code> = {
   UNKNOWN_FILTER_OPERATOR: Code.InvalidArgument,
   CUSTOM_FIELD_VALIDATION_FAILED: Code.InvalidArgument,
   CUSTOMER_NOT_FOUND: Code.NotFound,
+  WEBHOOK_ENDPOINT_NOT_FOUND: Code.NotFound,
+  WEBHOOK_URL_NOT_ALLOWED: Code.InvalidArgument,
+  UNKNOWN_EVENT_TYPE: Code.InvalidArgument,
 };
 
 /** Connect codes whose errors carry no stable domain reason get one derived from the code. */

@@ -27,6 +27,11 @@ export const methodPermissions: Record<string, string> = {
   "customers.v1.CustomersService/GetCustomer": "customer:READ",
   "customers.v1.CustomersService/UpdateCustomer": "customer:UPDATE",
   "customers.v1.CustomersService/ListCustomers": "customer:READ",
+  "filestorage.v1.WebhookService/CreateWebhookEndpoint": "webhook_endpoint:MANAGE",
+  "filestorage.v1.WebhookService/ListWebhookEndpoints": "webhook_endpoint:MANAGE",
+  "filestorage.v1.WebhookService/GetWebhookEndpoint": "webhook_endpoint:MANAGE",
+  "filestorage.v1.WebhookService/UpdateWebhookEndpoint": "webhook_endpoint:MANAGE",
+  "filestorage.v1.WebhookService/DeleteWebhookEndpoint": "webhook_endpoint:MANAGE",
 };
 
 /** Services anyone may call: health checks carry no tenant. */

@@ -2,6 +2,7 @@ import { raw } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import type { AuditEvent, DeliveryStatus } from "../../domain/webhooks/delivery.js";
+import type { DeliveryRef } from "../../../workflows/activities/webhook-types.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
 import { WebhookDeliveryRow } from "./entities/webhook-delivery.js";
 import { WebhookEndpointRow } from "./entities/webhook-endpoint.js";
@@ -28,11 +29,6 @@ export interface NewDelivery {
   auditEntryId: string;
   eventType: string;
   payload: unknown;
-}
-
-export interface DeliveryRef {
-  tenantId: string;
-  deliveryId: string;
 }
 
 export type FanOutPlan = (entries: OutboxEntry[], subscriptions: Subscription[]) => NewDelivery[];

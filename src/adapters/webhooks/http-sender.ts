@@ -27,14 +27,15 @@ export function createWebhookSender(options: { allowPrivate: boolean; timeoutMs:
   const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
     resolve(hostname).then(
       (addresses) => {
-        if (addresses.length === 0) return callback(new Error(`host ${hostname} does not resolve`), "", 4);
+        if (addresses.length === 0) return callback(new Error(`host ${hostname} does not resolve`), "");
         const refused = refusedAddress(hostname, addresses, options.allowPrivate);
-        if (refused) return callback(new RefusedAddress(refused), "", 4);
-        const family = (address: string) => (isIP(address) === 6 ? 6 : 4);
-        if (lookupOptions.all) return (callback as unknown as (e: null, all: { address: string; family: number }[]) => void)(null, addresses.map((address) => ({ address, family: family(address) })));
-        callback(null, addresses[0]!, family(addresses[0]!));
+        if (refused) return callback(new RefusedAddress(refused), "");
+        const answers = addresses.map((address) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
+        // With autoSelectFamily (the default) the connection asks for every address at once.
+        if (lookupOptions.all) return callback(null, answers);
+        callback(null, answers[0]!.address, answers[0]!.family);
       },
-      (error: Error) => callback(error, "", 4),
+      (error: Error) => callback(error, ""),
     );
   };
 

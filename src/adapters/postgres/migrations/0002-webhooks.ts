@@ -49,6 +49,7 @@ export class Webhooks extends Migration {
     // the catalog (no table rewrite); dropping it makes new entries start undispatched (null).
     this.addSql(`alter table audit_entries add column webhooks_dispatched_at timestamptz default '1970-01-01T00:00:00Z';`);
     this.addSql(`alter table audit_entries alter column webhooks_dispatched_at drop default;`);
+    // The dispatcher's queue, across tenants; it shrinks to nothing as entries are dispatched.
     this.addSql(`create index audit_entries_webhooks_pending on audit_entries (occurred_at, id) where webhooks_dispatched_at is null;`);
 
     // The stored object as its transaction committed it, for the event payload. A deferred

@@ -1,0 +1,27 @@
+import { checkEventTypes, type WebhookEndpointView } from "../../domain/webhooks/endpoint.js";
+import type { Actor, WebhooksDeps } from "./deps.js";
+
+export interface CreateEndpointInput {
+  url: string;
+  eventTypes: string[];
+}
+
+/** The secret is answered here and never again: the store keeps it only to sign. */
+export async function createWebhookEndpoint(
+  deps: WebhooksDeps,
+  actor: Actor,
+  input: CreateEndpointInput,
+): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+  checkEventTypes(input.eventTypes);
+  await deps.checkUrl(input.url);
+  const secret = deps.newSecret();
+  const endpoint = await deps.store.insert({
+    id: deps.newId(),
+    tenantId: actor.tenantId,
+    url: input.url,
+    eventTypes: [...new Set(input.eventTypes)],
+    secret,
+    createdAt: deps.now(),
+  });
+  return { endpoint, secret };
+}

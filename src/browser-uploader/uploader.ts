@@ -1,0 +1,252 @@
+import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./backoff.js";
+import { checkClassRules, normalizeContentType } from "./class-rules.js";
+import { ApiError, CancelledError, isTransientApiError, toUploadError, UploadError } from "./errors.js";
+import { alwaysOnline, browserClock, browserNetwork, type Clock, type NetworkStatus } from "./runtime.js";
+import { END_STATES, CANCELLABLE_STATES, type UploadFile, type UploadProgress, type UploadState, type UploadTarget, type UploadedObject } from "./types.js";
+import type { Transfer, TransferResponse, UploadApi } from "./upload-api.js";
+import { xhrTransfer } from "./xhr-transfer.js";
+
+export type UploadStep = "initiate" | "upload" | "refresh" | "complete" | "scan";
+
+export interface UploadOptions {
+  objectClass: string;
+  ownerEntityType: string;
+  ownerEntityId: string;
+  /** Defaults to `file.type` (what the browser derived from the extension). */
+  contentType?: string;
+  /** Defaults to `file.name`. */
+  filename?: string;
+  api: UploadApi;
+  /** Defaults to the XMLHttpRequest PUT. */
+  transfer?: Transfer;
+  clock?: Clock;
+  /** Source of the backoff jitter, in [0, 1). */
+  random?: () => number;
+  network?: NetworkStatus;
+  retry?: Partial<RetryPolicy>;
+  /** GetUpload polling while SCANNING, when the server's own wait ended first. Default 2000. */
+  pollIntervalMs?: number;
+  /** The upload ends in `error` (SCAN_TIMEOUT) when the scan takes longer. Default 10 minutes. */
+  scanTimeoutMs?: number;
+  /** How often an expired or missing upload is refreshed and sent again. Default 3. */
+  maxReuploads?: number;
+  onState?(state: UploadState, upload: Upload): void;
+  onProgress?(progress: UploadProgress, upload: Upload): void;
+  onRetry?(info: { step: UploadStep; attempt: number; delayMs: number; error: unknown }, upload: Upload): void;
+}
+
+/** Complete answers these when the bytes are not (or no longer) in place: send them again. */
+const REUPLOAD_REASONS = new Set(["UPLOAD_URL_EXPIRED", "UPLOAD_MISSING"]);
+
+const ended = (object: UploadedObject) => object.status === "READY" || object.status === "REJECTED";
+const isTransient = (error: unknown) => (error instanceof UploadError && error.transient) || isTransientApiError(error);
+
+/**
+ * One file's upload: idle → initiating → uploading → completing → scanning → ready | rejected,
+ * or cancelled / error. `start()` runs it once and resolves (never rejects) when it ended.
+ */
+export class Upload {
+  state: UploadState = "idle";
+  progress: UploadProgress;
+  object?: UploadedObject;
+  error?: UploadError;
+  private target?: UploadTarget;
+  private running?: Promise<Upload>;
+  private readonly controller = new AbortController();
+  private readonly listeners = new Set<(upload: Upload) => void>();
+  private readonly clock: Clock;
+  private readonly network: NetworkStatus;
+  private readonly retryPolicy: RetryPolicy;
+
+  constructor(
+    readonly file: UploadFile,
+    private readonly options: UploadOptions,
+  ) {
+    this.progress = { loaded: 0, total: file.size, percentage: 0 };
+    this.clock = options.clock ?? browserClock;
+    this.network = options.network ?? defaultNetwork();
+    this.retryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  }
+
+  get contentType(): string {
+    return normalizeContentType(this.options.contentType ?? this.file.type);
+  }
+
+  get filename(): string {
+    return this.options.filename ?? this.file.name;
+  }
+
+  get finished(): boolean {
+    return END_STATES.has(this.state);
+  }
+
+  start(): Promise<Upload> {
+    this.running ??= this.state === "idle" ? this.run().then(() => this) : Promise.resolve(this);
+    return this.running;
+  }
+
+  /**
+   * Stops the upload while idle, initiating, uploading or completing: the API call or the PUT is
+   * aborted and the state becomes `cancelled`. Returns false (and changes nothing) while scanning
+   * or once ended: the bytes are stored by then and the scan runs anyway.
+   */
+  cancel(): boolean {
+    if (!CANCELLABLE_STATES.has(this.state)) return false;
+    this.setState("cancelled");
+    this.controller.abort();
+    return true;
+  }
+
+  /** Calls `listener` after every state or progress change; returns the unsubscribe function. */
+  subscribe(listener: (upload: Upload) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async run(): Promise<void> {
+    try {
+      checkClassRules(this.options.objectClass, { size: this.file.size, type: this.contentType, name: this.filename });
+      this.setState("initiating");
+      const started = await this.retrying("initiate", () => this.options.api.initiate(this.request(), this.signal));
+      this.object = started.object;
+      this.target = started.target;
+      let object = await this.uploadAndComplete(started.object.id);
+      if (!ended(object)) {
+        this.setState("scanning");
+        object = await this.awaitScan(object.id);
+      }
+      this.object = object;
+      this.setState(object.status === "READY" ? "ready" : "rejected");
+    } catch (error) {
+      if (error instanceof CancelledError || this.signal.aborted) return; // cancel() already set the state
+      this.error = toUploadError(error);
+      this.setState("error");
+    }
+  }
+
+  private request() {
+    const { objectClass, ownerEntityType, ownerEntityId } = this.options;
+    return { objectClass, ownerEntityType, ownerEntityId, originalFilename: this.filename, contentType: this.contentType, fileSize: this.file.size };
+  }
+
+  private get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  private async uploadAndComplete(objectId: string): Promise<UploadedObject> {
+    const maxReuploads = this.options.maxReuploads ?? 3;
+    for (let reuploads = 0; ; reuploads++) {
+      this.setState("uploading");
+      await this.transferWithRefresh(objectId, maxReuploads);
+      this.setState("completing");
+      try {
+        return await this.retrying("complete", () => this.options.api.complete(objectId, { waitForResult: false }, this.signal));
+      } catch (error) {
+        if (!(error instanceof ApiError) || !REUPLOAD_REASONS.has(error.reason) || reuploads >= maxReuploads) throw error;
+        if (error.reason === "UPLOAD_URL_EXPIRED") await this.refreshTarget(objectId);
+      }
+    }
+  }
+
+  /** PUTs the bytes; an expired URL (before sending, or a 403 saying so) is refreshed first. */
+  private async transferWithRefresh(objectId: string, maxRefreshes: number): Promise<void> {
+    for (let refreshes = 0; ; refreshes++) {
+      if (this.clock.now() >= this.target!.expiresAt.getTime()) await this.refreshTarget(objectId);
+      const response = await this.retrying("upload", () => this.putOnce());
+      // 412: If-None-Match refused an overwrite, so an earlier attempt stored the bytes but its
+      // answer was lost. Complete verifies the size (and checksum) of what is there.
+      if ((response.status >= 200 && response.status < 300) || response.status === 412) {
+        this.setProgress(this.file.size, this.file.size);
+        return;
+      }
+      if (!this.isExpiry(response)) {
+        throw new UploadError("TRANSFER_REFUSED", `the storage backend refused the upload (${response.status}) ${s3Message(response.body)}`.trim(), {
+          status: response.status,
+        });
+      }
+      if (refreshes >= maxRefreshes) throw new UploadError("UPLOAD_URL_EXPIRED", "the upload URL kept expiring before the bytes arrived");
+      await this.refreshTarget(objectId);
+    }
+  }
+
+  private async putOnce(): Promise<TransferResponse> {
+    const transfer = this.options.transfer ?? xhrTransfer();
+    this.setProgress(0, this.file.size);
+    const { url, headers } = this.target!;
+    const response = await transfer({ url, headers, body: this.file, signal: this.signal, onProgress: (loaded, total) => this.setProgress(loaded, total) });
+    if (response.status >= 500) {
+      throw new UploadError("UNAVAILABLE", `the storage backend answered ${response.status}`, { transient: true, status: response.status });
+    }
+    return response;
+  }
+
+  private isExpiry(response: TransferResponse): boolean {
+    if (response.status !== 403) return false;
+    return /expired/i.test(response.body) || this.clock.now() >= this.target!.expiresAt.getTime();
+  }
+
+  private async refreshTarget(objectId: string): Promise<void> {
+    this.target = await this.retrying("refresh", () => this.options.api.refreshUploadUrl(objectId, this.signal));
+  }
+
+  /** The server waits for the scan (bounded by its own deadline); then GetUpload every 2 s. */
+  private async awaitScan(objectId: string): Promise<UploadedObject> {
+    const deadline = this.clock.now() + (this.options.scanTimeoutMs ?? 600_000);
+    let object: UploadedObject | undefined;
+    try {
+      object = await this.options.api.complete(objectId, { waitForResult: true }, this.signal);
+    } catch (error) {
+      if (!isTransient(error)) throw error; // a dropped long wait falls back to polling
+    }
+    while (!object || !ended(object)) {
+      if (this.clock.now() >= deadline) throw new UploadError("SCAN_TIMEOUT", "the scan did not end in time; the file may still become READY");
+      await this.clock.sleep(this.options.pollIntervalMs ?? 2000, this.signal);
+      object = await this.retrying("scan", () => this.options.api.getUpload(objectId, this.signal));
+    }
+    return object;
+  }
+
+  private retrying<T>(step: UploadStep, operation: () => Promise<T>): Promise<T> {
+    return withRetry(operation, {
+      policy: this.retryPolicy,
+      clock: this.clock,
+      random: this.options.random ?? Math.random,
+      network: this.network,
+      signal: this.signal,
+      isTransient,
+      onRetry: (info) => this.options.onRetry?.({ step, ...info }, this),
+    });
+  }
+
+  private setProgress(loaded: number, total: number): void {
+    if (this.finished) return;
+    const percentage = total > 0 ? Math.min(100, Math.floor((loaded * 100) / total)) : 0;
+    this.progress = { loaded, total, percentage };
+    this.options.onProgress?.(this.progress, this);
+    this.notify();
+  }
+
+  private setState(state: UploadState): void {
+    if (this.finished || this.state === state) return;
+    this.state = state;
+    this.options.onState?.(state, this);
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener(this);
+  }
+}
+
+export function createUpload(file: UploadFile, options: UploadOptions): Upload {
+  return new Upload(file, options);
+}
+
+function defaultNetwork(): NetworkStatus {
+  return typeof window !== "undefined" && typeof navigator !== "undefined" ? browserNetwork() : alwaysOnline;
+}
+
+/** The `<Message>` of an S3 XML error body, for a readable error. */
+function s3Message(body: string): string {
+  return /<Message>([^<]*)<\/Message>/.exec(body)?.[1] ?? "";
+}

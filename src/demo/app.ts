@@ -1,0 +1,97 @@
+/**
+ * The demo page: a development token, a class and a file, the upload through the browser
+ * uploader (queue, progress, states, scan result), and the owner's files. Plain DOM.
+ */
+import {
+  createConnectUploadApi,
+  createFileStorageClient,
+  createUpload,
+  objectClasses,
+  UploadQueue,
+  type FileStorageClient,
+} from "../browser-uploader/index.js";
+import { byId, el, errorText, formatBytes } from "./dom.js";
+import { FileList } from "./file-list.js";
+import { UploadCard } from "./upload-card.js";
+
+const tokenField = byId<HTMLTextAreaElement>("token");
+const classSelect = byId<HTMLSelectElement>("objectClass");
+const ownerType = byId<HTMLInputElement>("ownerType");
+const ownerId = byId<HTMLInputElement>("ownerId");
+const fileInput = byId<HTMLInputElement>("file");
+const network = byId("network");
+
+const client: FileStorageClient = createFileStorageClient({ baseUrl: location.origin, token: () => tokenField.value.trim() });
+const api = createConnectUploadApi(client);
+const owner = () => ({ ownerEntityType: ownerType.value.trim(), ownerEntityId: ownerId.value.trim() });
+const files = new FileList(() => client, owner);
+
+const queue = new UploadQueue({
+  concurrency: 2,
+  onChange: (q) => {
+    const waiting = q.pending.length;
+    network.className = q.paused ? "offline" : "";
+    network.textContent = `${q.paused ? "offline: uploads wait for the network" : "online"} · ${q.running.length} running · ${waiting} waiting`;
+  },
+});
+
+function fillClasses(): void {
+  for (const rules of Object.values(objectClasses)) classSelect.append(el("option", { value: rules.name }, rules.name));
+  classSelect.value = "GENERAL_DOCUMENT";
+  const showRules = () => {
+    const rules = objectClasses[classSelect.value as keyof typeof objectClasses];
+    byId("rules").textContent = `${rules.name}: ${rules.allowedContentTypes.join(", ")} · at most ${formatBytes(rules.maxSizeBytes)} · retention ${rules.retention}`;
+  };
+  classSelect.addEventListener("change", showRules);
+  showRules();
+}
+
+async function newToken(): Promise<void> {
+  const tenant = byId<HTMLInputElement>("tenant").value.trim();
+  const user = byId<HTMLInputElement>("user").value.trim();
+  const status = byId("token-status");
+  const res = await fetch(`/demo/token?${new URLSearchParams({ tenant, user })}`);
+  if (!res.ok) {
+    status.textContent = `No development token (${res.status}): ${await res.text()}. Paste a token instead.`;
+    return;
+  }
+  tokenField.value = ((await res.json()) as { token: string }).token;
+  status.textContent = `Token for tenant "${tenant}", user "${user}", with every permission.`;
+  await files.refresh();
+}
+
+function startUploads(): void {
+  const objectClass = classSelect.value;
+  for (const file of fileInput.files ?? []) {
+    let card: UploadCard | undefined;
+    const upload = createUpload(file, {
+      objectClass,
+      ...owner(),
+      api,
+      onState: () => card?.render(),
+      onProgress: () => card?.render(),
+      onRetry: (info) => card?.showRetry(info),
+    });
+    card = new UploadCard(upload, objectClass);
+    byId("uploads").prepend(card.element);
+    void queue.add(upload).then((ended) => {
+      if (ended.object) void files.refresh();
+    });
+  }
+  fileInput.value = "";
+}
+
+function init(): void {
+  const params = new URLSearchParams(location.search);
+  byId<HTMLInputElement>("tenant").value = params.get("tenant") ?? "demo";
+  byId<HTMLInputElement>("user").value = params.get("user") ?? "demo-user";
+  fillClasses();
+  byId("new-token").addEventListener("click", () => void newToken().catch((e) => (byId("token-status").textContent = errorText(e))));
+  byId("upload").addEventListener("click", startUploads);
+  byId("refresh").addEventListener("click", () => void files.refresh());
+  ownerType.addEventListener("change", () => void files.refresh());
+  ownerId.addEventListener("change", () => void files.refresh());
+  void newToken().catch((e) => (byId("token-status").textContent = errorText(e)));
+}
+
+init();

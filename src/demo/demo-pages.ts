@@ -1,0 +1,92 @@
+/**
+ * Serves the demo page (development only; startApi leaves it out with NODE_ENV=production):
+ * GET /demo, /demo/app.js (src/demo/app.ts bundled by esbuild at the first request) and
+ * /demo/token (a development token, only when the server verifies the HS256 secret).
+ */
+import { readFile } from "node:fs/promises";
+import type { ServerResponse } from "node:http";
+import { fileURLToPath } from "node:url";
+import type { Logger } from "../logger.js";
+import type { RequestHandler } from "../rpc/http-server.js";
+import { signDevelopmentToken } from "../rpc/dev-token.js";
+
+export interface DemoPagesOptions {
+  /** The server's HS256 secret; without it (JWKS only) /demo/token is not served. */
+  hs256Secret?: string;
+  logger: Logger;
+}
+
+type Res = Parameters<RequestHandler>[1];
+
+const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+function send(res: Res, status: number, contentType: string, body: string, extra: Record<string, string> = {}): void {
+  (res as ServerResponse).writeHead(status, { "content-type": contentType, "cache-control": "no-store", "x-content-type-options": "nosniff", ...extra });
+  res.end(body);
+}
+
+/** GET and HEAD only; anything else is answered 405 here. */
+function getOnly(handler: (url: URL, res: Res) => Promise<void>): RequestHandler {
+  return async (req, res) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain", "method not allowed\n", { allow: "GET, HEAD" });
+    await handler(new URL(req.url ?? "/", "http://localhost"), res);
+  };
+}
+
+/** Runs `build` once; a failure is not kept, so fixing app.ts and reloading works. */
+function once(build: () => Promise<string>): () => Promise<string> {
+  let pending: Promise<string> | undefined;
+  return () => {
+    pending ??= build().catch((error) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
+}
+
+async function bundleApp(logger: Logger): Promise<string> {
+  const started = performance.now();
+  // esbuild only in development (it comes with tsx); production never loads this module's pages.
+  const { build } = await import("esbuild");
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL("./app.ts", import.meta.url))],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    legalComments: "none",
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0]!.text;
+  logger.info({ bytes: code.length, ms: Math.round(performance.now() - started) }, "demo bundle built");
+  return code;
+}
+
+export function createDemoPages(options: DemoPagesOptions): Record<string, RequestHandler> {
+  const html = once(() => readFile(new URL("./index.html", import.meta.url), "utf8"));
+  const app = once(() => bundleApp(options.logger));
+  const pages: Record<string, RequestHandler> = {
+    "/demo": getOnly(async (_url, res) => send(res, 200, "text/html; charset=utf-8", await html())),
+    "/demo/app.js": getOnly(async (_url, res) => {
+      try {
+        send(res, 200, "text/javascript; charset=utf-8", await app());
+      } catch (error) {
+        options.logger.error({ err: error }, "demo bundle failed");
+        send(res, 500, "text/plain", `the demo bundle failed: ${(error as Error).message}\n`);
+      }
+    }),
+  };
+  const secret = options.hs256Secret;
+  if (secret) {
+    pages["/demo/token"] = getOnly(async (url, res) => {
+      const tenant = url.searchParams.get("tenant") || "demo";
+      const user = url.searchParams.get("user") || "demo-user";
+      if (!NAME.test(tenant) || !NAME.test(user)) return send(res, 400, "text/plain", "tenant and user: 1-64 of A-Z a-z 0-9 _ . -\n");
+      const token = await signDevelopmentToken(secret, { tenant, user });
+      send(res, 200, "application/json", JSON.stringify({ token, tenant, user }));
+    });
+  }
+  return pages;
+}

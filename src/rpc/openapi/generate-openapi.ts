@@ -1,0 +1,324 @@
+import { ScalarType, type DescEnum, type DescField, type DescMessage, type DescService, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import { Code } from "@connectrpc/connect";
+import { codeToString } from "@connectrpc/connect/protocol-connect";
+import { CustomersService } from "../../../gen/customers/v1/customers_service_pb.js";
+import { CustomFieldsService } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
+import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
+import { WebhookService } from "../../../gen/filestorage/v1/webhooks_service_pb.js";
+import { BadRequestSchema, ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
+import { methodPermissions } from "../permissions.js";
+import { routesOf, type HttpRoute } from "../rest/http-routes.js";
+
+/** The services of the JSON API: the REST handler serves them and the document describes them. */
+export const jsonApiServices: DescService[] = [FileStorageService, WebhookService, CustomFieldsService, CustomersService];
+
+/**
+ * The OpenAPI 3.1 document of the JSON API, derived from the descriptors and their
+ * `google.api.http` annotations exactly as the REST transcoder (src/rpc/rest/) reads them, so the
+ * document cannot describe a route the server does not serve. Schemas follow the proto3 JSON
+ * mapping. Keys are sorted so that the committed file only changes when the contract does.
+ *
+ * The embedded descriptors of gen/ carry no source comments (protoc-gen-es drops them), so the
+ * document has no per-field descriptions; the contract's comments stay the reference.
+ */
+export function generateOpenApi(services: DescService[]): JsonObject {
+  const components = new ComponentSchemas();
+  const paths = pathItems(routesOf(services), components);
+  // Every message and enum of the services' files, also those only seen in paths and queries.
+  for (const file of new Set(services.map((s) => s.file))) {
+    file.enums.forEach((e) => components.enumRef(e));
+    file.messages.forEach((m) => components.addMessage(m));
+  }
+  components.addMessage(ErrorInfoSchema);
+  components.addMessage(BadRequestSchema);
+  const document: JsonObject = {
+    openapi: "3.1.0",
+    info: {
+      title: "files-and-fields JSON API",
+      version: "v1",
+      description:
+        "Generated from the Protobuf contract (proto/) by `npm run openapi`; never edited by hand. " +
+        "The same RPCs are served as gRPC, gRPC-Web and Connect on the same port. Every error answers " +
+        "the Connect JSON error body; its `details` carry a google.rpc.ErrorInfo with a stable `reason`.",
+    },
+    tags: services.map((s) => ({ name: s.name, description: `RPC service ${s.typeName}` })),
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      responses: {
+        Error: { description: "A Connect error", content: { "application/json": { schema: ref("connect.Error") } } },
+      },
+      schemas: { ...components.schemas, ...connectErrorSchemas() },
+    },
+  };
+  return sortKeys(document) as JsonObject;
+}
+
+/** The committed, served form: two-space indentation and a final newline. */
+export function serializeOpenApi(document: JsonObject): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+
+function sortKeys(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys(value[key])]));
+}
+
+/** Well-known types have their own JSON forms; they are inlined, never components. */
+const wellKnown: Record<string, JsonObject> = {
+  "google.protobuf.Timestamp": { type: "string", format: "date-time" },
+  "google.protobuf.Duration": { type: "string", pattern: "^-?[0-9]+(\\.[0-9]{1,9})?s$", description: "seconds with an s suffix, e.g. 1.5s" },
+  "google.protobuf.Struct": { type: "object", additionalProperties: true },
+  "google.protobuf.Value": { description: "any JSON value" },
+  "google.protobuf.ListValue": { type: "array", items: {} },
+  "google.protobuf.FieldMask": { type: "string", description: "comma-separated lowerCamelCase field paths" },
+  "google.protobuf.Empty": { type: "object" },
+  "google.protobuf.Any": { type: "object", properties: { "@type": { type: "string" } }, required: ["@type"], additionalProperties: true },
+  "google.protobuf.DoubleValue": { type: ["number", "null"] },
+  "google.protobuf.FloatValue": { type: ["number", "null"] },
+  "google.protobuf.Int64Value": { type: ["string", "null"], format: "int64" },
+  "google.protobuf.UInt64Value": { type: ["string", "null"], format: "uint64" },
+  "google.protobuf.Int32Value": { type: ["integer", "null"], format: "int32" },
+  "google.protobuf.UInt32Value": { type: ["integer", "null"], minimum: 0 },
+  "google.protobuf.BoolValue": { type: ["boolean", "null"] },
+  "google.protobuf.StringValue": { type: ["string", "null"] },
+  "google.protobuf.BytesValue": { type: ["string", "null"], contentEncoding: "base64" },
+};
+
+/** proto3 JSON: 64-bit integers are strings (numbers are accepted on input), bytes are base64. */
+function scalarSchema(scalar: ScalarType): JsonObject {
+  switch (scalar) {
+    case ScalarType.DOUBLE:
+      return { type: "number", format: "double" };
+    case ScalarType.FLOAT:
+      return { type: "number", format: "float" };
+    case ScalarType.INT32:
+    case ScalarType.SINT32:
+    case ScalarType.SFIXED32:
+      return { type: "integer", format: "int32" };
+    case ScalarType.UINT32:
+    case ScalarType.FIXED32:
+      return { type: "integer", minimum: 0, maximum: 4294967295 };
+    case ScalarType.INT64:
+    case ScalarType.SINT64:
+    case ScalarType.SFIXED64:
+      return { type: "string", format: "int64", pattern: "^-?[0-9]+$" };
+    case ScalarType.UINT64:
+    case ScalarType.FIXED64:
+      return { type: "string", format: "uint64", pattern: "^[0-9]+$" };
+    case ScalarType.BOOL:
+      return { type: "boolean" };
+    case ScalarType.BYTES:
+      return { type: "string", contentEncoding: "base64" };
+    default:
+      return { type: "string" };
+  }
+}
+
+/** The component schemas of every message and enum reached, by full Protobuf name. */
+class ComponentSchemas {
+  readonly schemas: Record<string, JsonObject> = {};
+
+  messageRef(message: DescMessage): JsonObject {
+    const inline = wellKnown[message.typeName];
+    if (inline) return inline;
+    this.addMessage(message);
+    return ref(message.typeName);
+  }
+
+  enumRef(desc: DescEnum): JsonObject {
+    this.schemas[desc.typeName] ??= { type: "string", enum: desc.values.map((v) => v.name) };
+    return ref(desc.typeName);
+  }
+
+  addMessage(message: DescMessage): void {
+    if (this.schemas[message.typeName] || wellKnown[message.typeName]) return;
+    this.schemas[message.typeName] = {}; // placed first: recursive messages end here
+    this.schemas[message.typeName] = { type: "object", properties: this.properties(message, new Set()) };
+    message.nestedEnums.forEach((e) => this.enumRef(e));
+    // Map entries are inlined as objects; other nested messages are components of their own.
+    message.nestedMessages.filter((m) => !m.proto.options?.mapEntry).forEach((m) => this.addMessage(m));
+  }
+
+  properties(message: DescMessage, exclude: Set<string>): JsonObject {
+    const properties: JsonObject = {};
+    for (const field of message.fields) {
+      if (!exclude.has(field.name)) properties[field.jsonName] = this.fieldSchema(field);
+    }
+    return properties;
+  }
+
+  fieldSchema(field: DescField): JsonObject {
+    switch (field.fieldKind) {
+      case "scalar":
+        return scalarSchema(field.scalar);
+      case "enum":
+        return this.enumRef(field.enum);
+      case "message":
+        return this.messageRef(field.message);
+      case "list":
+        return { type: "array", items: this.elementSchema(field.listKind, field) };
+      case "map":
+        return { type: "object", additionalProperties: this.elementSchema(field.mapKind, field) };
+    }
+  }
+
+  private elementSchema(kind: "scalar" | "enum" | "message", field: DescField): JsonObject {
+    const element = field as { scalar?: ScalarType; enum?: DescEnum; message?: DescMessage };
+    if (kind === "enum") return this.enumRef(element.enum!);
+    if (kind === "message") return this.messageRef(element.message!);
+    return scalarSchema(element.scalar!);
+  }
+}
+
+const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** A path variable as the API names it: the request field's JSON name (`{objectId}`). */
+function variableName(route: HttpRoute, variable: string): string {
+  return route.method.input.fields.find((f) => f.name === variable)?.jsonName ?? variable;
+}
+
+const shapeOf = (route: HttpRoute) =>
+  route.segments.map((s) => ("literal" in s ? s.literal : "{}")).join("/") + (route.verb ? `:${route.verb}` : "");
+
+/**
+ * OpenAPI forbids two templated paths that differ only in variable names, but the contract has
+ * some (`GET /custom-fields/{entity_type}` beside `PATCH /custom-fields/{id}`): the transcoder
+ * tells them apart by method. Such routes share one path whose variable names every field it binds
+ * (`{entityTypeOrId}`); each operation's parameter says which field that is.
+ */
+function pathTemplates(routes: HttpRoute[]): Map<HttpRoute, string> {
+  const byShape = new Map<string, HttpRoute[]>();
+  for (const route of routes) byShape.set(shapeOf(route), [...(byShape.get(shapeOf(route)) ?? []), route]);
+  const templates = new Map<HttpRoute, string>();
+  for (const group of byShape.values()) {
+    const parts = group[0].segments.map((segment, i) => {
+      if ("literal" in segment) return segment.literal;
+      const names = [...new Set(group.map((r) => variableName(r, (r.segments[i] as { variable: string }).variable)))];
+      return `{${names.map((n, j) => (j === 0 ? n : upperFirst(n))).join("Or")}}`;
+    });
+    const template = `/${parts.join("/")}${group[0].verb ? `:${group[0].verb}` : ""}`;
+    for (const route of group) templates.set(route, template);
+  }
+  return templates;
+}
+
+function pathItems(routes: HttpRoute[], components: ComponentSchemas): JsonObject {
+  const templates = pathTemplates(routes);
+  const paths: Record<string, JsonObject> = {};
+  const operationIds = new Set<string>();
+  for (const route of routes) {
+    const template = templates.get(route)!;
+    const method = route.httpMethod.toLowerCase();
+    paths[template] ??= {};
+    if (paths[template][method]) throw new Error(`two routes for ${route.httpMethod} ${template}`);
+    let operationId = `${route.method.parent.name}_${route.method.name}`;
+    for (let n = 2; operationIds.has(operationId); n++) operationId = `${route.method.parent.name}_${route.method.name}_${n}`;
+    operationIds.add(operationId);
+    paths[template][method] = operation(route, template, operationId, components);
+  }
+  return paths;
+}
+
+function operation(route: HttpRoute, template: string, operationId: string, components: ComponentSchemas): JsonObject {
+  const rpc = `${route.method.parent.typeName}/${route.method.name}`;
+  const permission = methodPermissions[rpc];
+  const op: JsonObject = {
+    operationId,
+    tags: [route.method.parent.name],
+    summary: route.method.name,
+    "x-rpc": rpc,
+    parameters: [...pathParameters(route, template, components), ...queryParameters(route, components)],
+    responses: {
+      "200": { description: "OK", content: { "application/json": { schema: components.messageRef(route.method.output) } } },
+      default: { $ref: "#/components/responses/Error" },
+    },
+  };
+  if (permission) op.description = `Requires the permission \`${permission}\`.`;
+  const body = requestBody(route, components);
+  if (body) op.requestBody = body;
+  return op;
+}
+
+function pathVariables(route: HttpRoute): string[] {
+  return route.segments.flatMap((s) => ("variable" in s ? [s.variable] : []));
+}
+
+function pathParameters(route: HttpRoute, template: string, components: ComponentSchemas): JsonObject[] {
+  const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  return pathVariables(route).map((variable, i) => {
+    const field = route.method.input.fields.find((f) => f.name === variable);
+    const parameter: JsonObject = { name: names[i], in: "path", required: true, schema: field ? components.fieldSchema(field) : { type: "string" } };
+    if (field && field.jsonName !== names[i]) parameter.description = `the ${field.jsonName} of ${route.method.input.name}`;
+    return parameter;
+  });
+}
+
+/** The fields the transcoder takes from the query: scalars, enums and lists of them. */
+function queryParameters(route: HttpRoute, components: ComponentSchemas): JsonObject[] {
+  if (route.body === "*") return [];
+  const taken = new Set([...pathVariables(route), route.body]);
+  const parameters: JsonObject[] = [];
+  for (const field of route.method.input.fields) {
+    if (taken.has(field.name)) continue;
+    if (field.fieldKind === "scalar" || field.fieldKind === "enum") {
+      parameters.push({ name: field.jsonName, in: "query", schema: components.fieldSchema(field) });
+    } else if (field.fieldKind === "list" && field.listKind !== "message") {
+      parameters.push({ name: field.jsonName, in: "query", style: "form", explode: true, schema: components.fieldSchema(field) });
+    } else if (field.fieldKind === "map" && field.name === "filters" && field.mapKind === "scalar" && field.mapKey === ScalarType.STRING) {
+      // Query parameters that name no field land in `filters` (see request-builder.ts).
+      parameters.push({
+        name: field.jsonName,
+        in: "query",
+        style: "form",
+        explode: true,
+        description: "custom field filters as `fieldKey__op=value` parameters, e.g. `tier__in=gold,silver`",
+        schema: { type: "object", additionalProperties: { type: "string" } },
+      });
+    }
+  }
+  return parameters;
+}
+
+function requestBody(route: HttpRoute, components: ComponentSchemas): JsonObject | undefined {
+  const input = route.method.input;
+  let schema: JsonObject;
+  if (route.body === "") return undefined;
+  if (route.body === "*") {
+    const inPath = new Set(pathVariables(route));
+    schema = inPath.size === 0 ? components.messageRef(input) : { type: "object", properties: components.properties(input, inPath) };
+  } else {
+    const field = input.fields.find((f) => f.name === route.body);
+    if (!field) throw new Error(`${input.typeName} has no field ${route.body} for the body of ${route.template}`);
+    schema = components.fieldSchema(field);
+  }
+  return { content: { "application/json": { schema } } };
+}
+
+function connectErrorSchemas(): Record<string, JsonObject> {
+  const codes = Object.values(Code).filter((c): c is Code => typeof c === "number").map(codeToString);
+  return {
+    "connect.Error": {
+      type: "object",
+      required: ["code"],
+      properties: {
+        code: { type: "string", enum: codes },
+        message: { type: "string" },
+        details: { type: "array", items: ref("connect.ErrorDetail") },
+      },
+    },
+    "connect.ErrorDetail": {
+      type: "object",
+      required: ["type", "value"],
+      properties: {
+        type: { type: "string", description: "the detail's message name, e.g. google.rpc.ErrorInfo" },
+        value: { type: "string", contentEncoding: "base64", description: "the detail in the Protobuf binary format" },
+        debug: { description: "the detail as JSON", anyOf: [ref(ErrorInfoSchema.typeName), ref(BadRequestSchema.typeName)] },
+      },
+    },
+  };
+}

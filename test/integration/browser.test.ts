@@ -1,0 +1,218 @@
+/**
+ * The demo page and the browser uploader in real headless Chromium (Debian's /usr/bin/chromium
+ * driven by playwright-core), against the suite's real API, MinIO and Temporal. The tests of the
+ * first block share one page and run in order: the screenshot shows what they left on it.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { exe, png } from "../fixtures/files/index.js";
+import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+// What this machine needs: no sandbox (root in a container), no GPU, no background traffic.
+const CHROMIUM_ARGS = [
+  "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+const IMAGES = path.join(process.cwd(), "docs", "images");
+const END = ["ready", "rejected", "cancelled", "error"].map((s) => `[data-state="${s}"]`).join(",");
+
+/** A failure here fails the suite with the reason: browser tests are never skipped silently. */
+async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium)`);
+  try {
+    // launch() gives every browser a fresh temporary profile (user data dir), removed on close.
+    return await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+  } catch (error) {
+    throw new Error(`Chromium at ${CHROMIUM} did not start with ${CHROMIUM_ARGS.join(" ")}: ${(error as Error).message}`);
+  }
+}
+
+let browser: Browser;
+const files = mkdtempSync(path.join(tmpdir(), "browser-test-"));
+
+function fixture(name: string, bytes: Uint8Array): string {
+  const file = path.join(files, name);
+  writeFileSync(file, bytes);
+  return file;
+}
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  mkdirSync(IMAGES, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(files, { recursive: true, force: true });
+});
+
+describe("the demo page", () => {
+  const tenant = uniqueTenant("demo");
+  let context: BrowserContext;
+  let page: Page;
+  const initiated: string[] = [];
+
+  async function upload(objectClass: string, file: string): Promise<void> {
+    await page.selectOption("#objectClass", objectClass);
+    await page.setInputFiles("#file", file);
+    await page.click("#upload");
+  }
+
+  const card = (name: string) => page.locator(`li.upload[data-filename="${name}"]`);
+
+  /** Waits for the card to reach an end state and returns it, with the card's text for failures. */
+  async function endState(name: string, timeout = 40_000): Promise<{ state: string | null; text: string }> {
+    await page.waitForSelector(`li.upload[data-filename="${name}"]:is(${END})`, { timeout });
+    return { state: await card(name).getAttribute("data-state"), text: await card(name).innerText() };
+  }
+
+  beforeAll(async () => {
+    context = await browser.newContext({ viewport: { width: 1040, height: 900 }, acceptDownloads: true });
+    page = await context.newPage();
+    page.on("request", (request) => {
+      if (request.url().endsWith("/filestorage.v1.FileStorageService/InitiateUpload")) initiated.push(request.postData() ?? "");
+    });
+    await page.goto(`${apiUrl()}/demo?tenant=${tenant}&user=alice`);
+    await page.waitForFunction(() => (document.getElementById("token") as HTMLTextAreaElement).value.length > 0, undefined, { timeout: 20_000 });
+    await page.fill("#ownerId", "demo-owner");
+    await page.dispatchEvent("#ownerId", "change");
+  });
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it("uploads a valid PNG straight to storage: READY, 100 %, and the file is in the owner's list", async () => {
+    await upload("USER_PROFILE_PHOTO", fixture("portrait.png", png(640, 480, { noise: true })));
+    const { state, text } = await endState("portrait.png");
+    expect(state, text).toBe("ready");
+    expect(text).toContain("(100%)");
+    expect(await card("portrait.png").locator("progress").evaluate((p: HTMLProgressElement) => p.value)).toBe(100);
+    const row = page.locator('#file-rows tr[data-filename="portrait.png"]');
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.getAttribute("data-status")).toBe("READY");
+  });
+
+  it("shows REJECTED with the failed check's reason for an executable named .png", async () => {
+    await upload("USER_PROFILE_PHOTO", fixture("holiday.png", exe()));
+    const { state, text } = await endState("holiday.png");
+    expect(state, text).toBe("rejected");
+    expect(await card("holiday.png").locator(".state").innerText()).toBe("REJECTED");
+    expect(text).toMatch(/magic_bytes: \w+/);
+    await page.locator('#file-rows tr[data-filename="holiday.png"][data-status="REJECTED"]').waitFor({ timeout: 10_000 });
+  });
+
+  it("refuses a type the class does not allow before any request", async () => {
+    const before = initiated.length;
+    await upload("USER_PROFILE_PHOTO", fixture("notes.txt", new TextEncoder().encode("not an image")));
+    const { state, text } = await endState("notes.txt", 5_000);
+    expect(state, text).toBe("error");
+    expect(text).toContain("CONTENT_TYPE_NOT_ALLOWED");
+    expect(initiated.length).toBe(before);
+  });
+
+  it("cancels a slow upload while uploading: CANCELLED, the object never completed", async () => {
+    // 4 MB through an upload link throttled to 512 KB/s: about 8 s, time to press Cancel.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 512 * 1024 });
+    try {
+      await upload("GENERAL_DOCUMENT", fixture("scan-4mb.png", png(2048, 2048, { noise: true })));
+      await page.waitForFunction(
+        () => {
+          const item = document.querySelector('li.upload[data-filename="scan-4mb.png"]');
+          return item?.getAttribute("data-state") === "uploading" && Number(item.querySelector("progress")?.value) >= 10;
+        },
+        undefined,
+        { timeout: 20_000 },
+      );
+      await card("scan-4mb.png").locator("button.cancel").click();
+      const { state, text } = await endState("scan-4mb.png", 5_000);
+      expect(state, text).toBe("cancelled");
+      expect(text).toMatch(/\((\d|[1-9]\d)%\)/); // stopped part-way
+      expect(await card("scan-4mb.png").locator("button.cancel").isDisabled()).toBe(true);
+    } finally {
+      await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.detach();
+    }
+    const list = await rest("GET", "/api/v1/uploads?ownerEntityType=User&ownerEntityId=demo-owner", { token: await tokenFor(tenant) });
+    const cancelled = list.body.storedObjects.find((o: { originalFilename: string }) => o.originalFilename === "scan-4mb.png");
+    expect(cancelled.status).toBe("PENDING_UPLOAD");
+  });
+
+  it("queues an upload while offline and sends it when the browser is online again", async () => {
+    await context.setOffline(true);
+    try {
+      await page.waitForSelector("#network.offline", { timeout: 5_000 });
+      await upload("GENERAL_DOCUMENT", fixture("offline.png", png(64, 64)));
+      await page.waitForTimeout(500);
+      expect(await card("offline.png").getAttribute("data-state")).toBe("idle");
+    } finally {
+      await context.setOffline(false);
+    }
+    const { state, text } = await endState("offline.png");
+    expect(state, text).toBe("ready");
+  });
+
+  it("writes docs/images/demo.png", async () => {
+    await page.click("#refresh");
+    await page.locator('#file-rows tr[data-filename="offline.png"]').waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: path.join(IMAGES, "demo.png"), fullPage: true });
+  });
+
+  it("downloads a READY file through a signed URL and deletes it from the list", async () => {
+    const row = page.locator('#file-rows tr[data-filename="portrait.png"]');
+    const [download] = await Promise.all([page.waitForEvent("download", { timeout: 10_000 }), row.locator("button.download").click()]);
+    expect(download.suggestedFilename()).toBe("portrait.png");
+    const saved = path.join(files, "downloaded.png");
+    await download.saveAs(saved);
+    expect(existsSync(saved)).toBe(true);
+    await row.locator("button.delete").click();
+    await row.waitFor({ state: "detached", timeout: 10_000 });
+  });
+});
+
+describe("the Temporal UI", () => {
+  it("lists a tenant's upload workflows filtered by TenantId; writes docs/images/temporal-ui.png", async () => {
+    const tenant = uniqueTenant("ui");
+    const token = await tokenFor(tenant);
+    const context = await browser.newContext({ viewport: { width: 1400, height: 800 } });
+    try {
+      const page = await context.newPage();
+      // Two uploads through the demo page of that tenant: one READY, one REJECTED.
+      await page.goto(`${apiUrl()}/demo?tenant=${tenant}&user=alice`);
+      await page.waitForFunction(() => (document.getElementById("token") as HTMLTextAreaElement).value.length > 0);
+      for (const [name, bytes, objectClass] of [["logo.png", png(32, 32), "COMPANY_LOGO"], ["invoice.png", exe(), "GENERAL_DOCUMENT"]] as const) {
+        await page.selectOption("#objectClass", objectClass);
+        await page.setInputFiles("#file", fixture(name, bytes));
+        await page.click("#upload");
+        await page.waitForSelector(`li.upload[data-filename="${name}"]:is(${END})`, { timeout: 40_000 });
+      }
+      const objects = (await rest("GET", "/api/v1/uploads", { token })).body.storedObjects as { id: string; status: string }[];
+      expect(objects.map((o) => o.status).sort()).toEqual(["READY", "REJECTED"]);
+      const workflowId = (status: string) => `object-${tenant}-${objects.find((o) => o.status === status)!.id}`;
+
+      const uiUrl = inject("stackEnv").TEMPORAL_UI_URL;
+      expect(uiUrl, "the test stack has no TEMPORAL_UI_URL").toBeTruthy();
+      const open = (query: string) => page.goto(`${uiUrl}/namespaces/default/workflows?query=${encodeURIComponent(query)}`);
+
+      // By status and class: only the READY logo.
+      await open(`TenantId = "${tenant}" AND ObjectStatus = "READY" AND ObjectClass = "COMPANY_LOGO"`);
+      await page.getByText(workflowId("READY")).first().waitFor({ timeout: 30_000 });
+      await page.waitForLoadState("networkidle");
+      expect(await page.getByText(workflowId("REJECTED")).count()).toBe(0);
+
+      // By tenant: both, which is the screenshot of the README.
+      await open(`TenantId = "${tenant}"`);
+      for (const status of ["READY", "REJECTED"]) await page.getByText(workflowId(status)).first().waitFor({ timeout: 30_000 });
+      await page.waitForLoadState("networkidle");
+      await page.screenshot({ path: path.join(IMAGES, "temporal-ui.png") });
+    } finally {
+      await context.close();
+    }
+  });
+});

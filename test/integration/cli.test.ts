@@ -1,0 +1,91 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { png } from "../fixtures/files/index.js";
+import { apiUrl, tokenFor, uniqueTenant } from "../support/clients.js";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI as an operator runs it: a separate process, configured by API_URL and TOKEN. */
+function cli(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "src/main/cli.ts", ...args],
+      { env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe("npm run cli", () => {
+  const bytes = png(64, 48);
+  let dir: string;
+  let env: Record<string, string>;
+  let run: (...args: string[]) => Promise<Run>;
+  const file = (name: string) => path.join(dir, name);
+  const owner = ["--owner-type", "User", "--owner-id", "cli-user"];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "cli-test-"));
+    writeFileSync(file("avatar.png"), bytes);
+    env = { API_URL: apiUrl(), TOKEN: await tokenFor(uniqueTenant("cli")) };
+    run = (...args) => cli(args, env);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("uploads, lists, downloads and deletes a file", async () => {
+    const upload = await run("upload", file("avatar.png"), "--class", "USER_PROFILE_PHOTO", ...owner, "--wait", "--json");
+    expect(upload.code, upload.stderr).toBe(0);
+    const object = JSON.parse(upload.stdout);
+    expect(object).toMatchObject({ status: "READY", contentType: "image/png", originalFilename: "avatar.png", fileSize: String(bytes.length) });
+    expect(upload.stderr).toContain("100%");
+
+    const listed = await run("list", ...owner, "--status", "READY");
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout.split("\n")[0]).toMatch(/^ID\s+STATUS\s+CLASS/);
+    expect(listed.stdout).toMatch(new RegExp(`${object.id}\\s+READY\\s+USER_PROFILE_PHOTO`));
+
+    const download = await run("download", object.id, "--out", file("copy.png"));
+    expect(download.code, download.stderr).toBe(0);
+    expect(new Uint8Array(readFileSync(file("copy.png")))).toEqual(bytes);
+
+    const removed = await run("delete", object.id);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stdout.trim()).toBe(`deleted ${object.id}`);
+
+    const gone = await run("get", object.id);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain("error: not_found");
+  });
+
+  it("shows the failed checks of a rejected file and exits 3", async () => {
+    writeFileSync(file("fake.png"), "MZ not an image at all");
+    const upload = await run("upload", file("fake.png"), "--class", "USER_PROFILE_PHOTO", ...owner, "--wait");
+    expect(upload.code, upload.stderr).toBe(3);
+    expect(upload.stdout).toMatch(/status\s+REJECTED/);
+    expect(upload.stdout).toMatch(/check\s+magic_bytes FAILED/);
+  });
+
+  it("refuses a bad command line with the usage and exit code 2", async () => {
+    const result = await run("upload", file("avatar.png"), "--class", "NOT_A_CLASS", ...owner);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("expected one of USER_PROFILE_PHOTO");
+    expect(result.stderr).toContain("usage: npm run cli -- upload");
+  });
+
+  it("watches an object to its final status", async () => {
+    const upload = await run("upload", file("avatar.png"), "--class", "GENERAL_DOCUMENT", ...owner, "--json");
+    expect(upload.code, upload.stderr).toBe(0);
+    const { id } = JSON.parse(upload.stdout);
+    const watched = await run("watch", id, "--interval", "0.2");
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(watched.stdout).toMatch(/status\s+READY/);
+  });
+});

@@ -1,0 +1,244 @@
+import { randomUUID } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { png } from "../fixtures/files/index.js";
+import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { control } from "../support/control.js";
+import { sleep, sql } from "../support/stack-access.js";
+import { initiate, uploadThrough } from "../support/uploads.js";
+import { WebhookReceiver } from "../support/webhook-receiver.js";
+
+const document = (owner = "doc-1") => ({ objectClass: "GENERAL_DOCUMENT", contentType: "image/png", bytes: png(8, 8), ownerEntityId: owner });
+
+const receivers: WebhookReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+async function receiver(answer?: (n: number) => number): Promise<WebhookReceiver> {
+  const started = await WebhookReceiver.start(answer);
+  receivers.push(started);
+  return started;
+}
+
+/** Registers the receiver's URL as an endpoint of the token's tenant and hands it the secret. */
+async function subscribe(token: string, target: WebhookReceiver, eventTypes: string[] = []) {
+  const res = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: target.url, eventTypes } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  target.secret = res.body.secret;
+  return res.body.webhookEndpoint;
+}
+
+async function deliveriesOf(endpointId: string) {
+  return sql<any>("select * from webhook_deliveries where endpoint_id = ? order by created_at", [endpointId]);
+}
+
+async function waitForDelivery(endpointId: string, status: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await deliveriesOf(endpointId);
+    if (rows.length > 0 && rows.every((r) => r.status === status)) return rows;
+    if (Date.now() > deadline) throw new Error(`deliveries not ${status}: ${JSON.stringify(rows)}`);
+    await sleep(200);
+  }
+}
+
+describe("webhook events of an upload", () => {
+  it("an upload to READY sends upload.initiated, upload.completed and scan.passed, signed, with the object as it was", async () => {
+    const token = await tokenFor(uniqueTenant("wh"));
+    const target = await receiver();
+    const endpoint = await subscribe(token, target);
+    expect(endpoint).toMatchObject({ url: target.url, eventTypes: [], enabled: true, disabledReason: "" });
+    expect(target.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+
+    const object = await uploadThrough(token, document());
+    expect(object.status).toBe("READY");
+    await target.waitFor((r) => r.length >= 3);
+    await sleep(1500); // nothing else is coming
+
+    expect(target.received.map((r) => r.verifyError)).toEqual([undefined, undefined, undefined]);
+    const byType = Object.fromEntries(target.received.map((r) => [r.payload.type, r.payload]));
+    expect(Object.keys(byType).sort()).toEqual(["scan.passed", "upload.completed", "upload.initiated"]);
+    // Each event carries the object as its transaction committed it, in the JSON API's form.
+    expect(byType["upload.initiated"].data.object).toMatchObject({ id: object.id, status: "PENDING_UPLOAD", fileSize: String(document().bytes.length) });
+    expect(byType["upload.completed"].data.object).toMatchObject({ id: object.id, status: "SCANNING" });
+    expect(byType["scan.passed"].data.object).toEqual(object);
+    expect(byType["scan.passed"].data.object.isCurrent).toBe(true);
+    expect(byType["upload.initiated"].data).toMatchObject({ actorId: "user-1", result: "SUCCESS", auditEntryId: expect.any(String), requestId: expect.any(String) });
+    expect(new Date(byType["scan.passed"].timestamp).getTime()).toBeGreaterThanOrEqual(new Date(byType["upload.completed"].timestamp).getTime());
+
+    const rows = await waitForDelivery(endpoint.id, "DELIVERED");
+    expect(rows.map((r) => [r.event_type, r.attempts, r.last_status_code]).sort()).toEqual([
+      ["scan.passed", 1, 200],
+      ["upload.completed", 1, 200],
+      ["upload.initiated", 1, 200],
+    ]);
+    expect(new Set(target.received.map((r) => r.id))).toEqual(new Set(rows.map((r) => r.id)));
+  });
+
+  it("an endpoint receives only the event types it subscribed to, and only its own tenant's", async () => {
+    const token = await tokenFor(uniqueTenant("wh"));
+    const target = await receiver();
+    await subscribe(token, target, ["scan.passed"]);
+    await uploadThrough(await tokenFor(uniqueTenant("wh-other")), document());
+    const object = await uploadThrough(token, document());
+    await target.waitFor((r) => r.length >= 1);
+    await sleep(2000);
+    expect(target.types()).toEqual(["scan.passed"]);
+    expect(target.received[0]!.payload.data.object.id).toBe(object.id);
+  });
+
+  it("a receiver that fails twice gets the same webhook-id three times, validly signed each time, and the delivery ends DELIVERED", async () => {
+    const token = await tokenFor(uniqueTenant("wh"));
+    const target = await receiver((n) => (n <= 2 ? 500 : 200));
+    const endpoint = await subscribe(token, target, ["upload.initiated"]);
+    await initiate(token, document());
+    await target.waitFor((r) => r.length >= 3);
+    const [delivery] = await waitForDelivery(endpoint.id, "DELIVERED");
+    expect(target.received.map((r) => r.status)).toEqual([500, 500, 200]);
+    expect(target.received.map((r) => r.id)).toEqual([delivery.id, delivery.id, delivery.id]);
+    expect(target.received.map((r) => r.verifyError)).toEqual([undefined, undefined, undefined]);
+    expect(target.received.map((r) => r.payload.type)).toEqual(["upload.initiated", "upload.initiated", "upload.initiated"]);
+    expect(delivery).toMatchObject({ attempts: 3, last_status_code: 200, status: "DELIVERED" });
+    // Backoff: the retries come later and later (1 s, then 2 s with the test settings).
+    const times = target.received.map((r) => Number(r.timestamp));
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(times[1]! - times[0]!);
+  });
+
+  it("a receiver answering 410 Gone disables its endpoint, which then receives nothing", async () => {
+    const token = await tokenFor(uniqueTenant("wh"));
+    const target = await receiver(() => 410);
+    const endpoint = await subscribe(token, target);
+    const started = await initiate(token, document());
+    await target.waitFor((r) => r.length >= 1);
+    const [delivery] = await waitForDelivery(endpoint.id, "ENDPOINT_DISABLED");
+    expect(delivery).toMatchObject({ attempts: 1, last_status_code: 410 });
+
+    const got = await rest("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { token });
+    expect(got.body.webhookEndpoint).toMatchObject({ enabled: false, disabledReason: expect.stringContaining("410 Gone") });
+
+    await rest("POST", `/api/v1/uploads/${started.body.storedObject.id}/refresh-upload-url`, { token, body: {} });
+    await sleep(3000);
+    expect(target.received).toHaveLength(1);
+  });
+
+  it("enabling a disabled endpoint again resumes delivery of new events", async () => {
+    const token = await tokenFor(uniqueTenant("wh"));
+    const target = await receiver();
+    const endpoint = await subscribe(token, target, ["upload.initiated"]);
+    const off = await rest("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { token, body: { enabled: false } });
+    expect(off.body.webhookEndpoint).toMatchObject({ enabled: false, disabledReason: "disabled by user-1" });
+    await initiate(token, document("while-off"));
+    await sleep(2500);
+    expect(target.received).toHaveLength(0);
+    const on = await rest("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { token, body: { enabled: true } });
+    expect(on.body.webhookEndpoint).toMatchObject({ enabled: true, disabledReason: "" });
+    const started = await initiate(token, document("while-on"));
+    await target.waitFor((r) => r.length >= 1);
+    expect(target.received[0]!.payload.data.object.id).toBe(started.body.storedObject.id);
+  });
+});
+
+describe("no event is lost", () => {
+  it("events committed while the worker is down are delivered once it is back, each with the object as it was then", async () => {
+    const token = await tokenFor(uniqueTenant("wh"));
+    const target = await receiver();
+    await subscribe(token, target, ["upload.initiated", "hold.placed"]);
+    await control("worker", "kill");
+    let objectId: string;
+    try {
+      objectId = (await initiate(token, document())).body.storedObject.id;
+      const held = await rest("POST", `/api/v1/uploads/${objectId}/legal-hold`, { token, body: { reason: "audit" } });
+      expect(held.status, JSON.stringify(held.body)).toBe(200);
+      await sleep(1500);
+      expect(target.received).toHaveLength(0);
+    } finally {
+      await control("worker", "start");
+    }
+    await target.waitFor((r) => r.length >= 2, 60_000);
+    await sleep(1500);
+    const events = Object.fromEntries(target.received.map((r) => [r.payload?.type, r.payload?.data.object]));
+    expect(Object.keys(events).sort()).toEqual(["hold.placed", "upload.initiated"]);
+    // Dispatched together after the hold, yet each shows the object of its own commit.
+    expect(events["upload.initiated"]).toMatchObject({ id: objectId, isLegalHold: false });
+    expect(events["hold.placed"]).toMatchObject({ id: objectId, isLegalHold: true, legalHold: { reason: "audit" } });
+  });
+
+  it("a delivery whose workflow never started (a crash after the dispatch commit) is started by the next dispatch", async () => {
+    const tenant = uniqueTenant("wh");
+    const token = await tokenFor(tenant);
+    const target = await receiver();
+    const endpoint = await subscribe(token, target, ["hold.placed"]);
+    const id = randomUUID();
+    const payload = { type: "hold.placed", timestamp: new Date().toISOString(), data: { object: { id: "x" } } };
+    await sql(
+      `insert into webhook_deliveries (id, tenant_id, endpoint_id, audit_entry_id, event_type, payload, status, attempts, created_at)
+       values (?, ?, ?, gen_random_uuid(), 'hold.placed', ?::jsonb, 'PENDING', 0, now())`,
+      [id, tenant, endpoint.id, JSON.stringify(payload)],
+    );
+    await target.waitFor((r) => r.length >= 1);
+    expect(target.received.map((r) => [r.id, r.payload?.type])).toEqual([[id, "hold.placed"]]);
+    const [row] = await waitForDelivery(endpoint.id, "DELIVERED");
+    expect(row.workflow_started_at).not.toBeNull();
+  });
+});
+
+describe("webhook endpoints through the JSON API", () => {
+  it("creates, lists, updates and deletes; the secret is shown only at create", async () => {
+    const token = await tokenFor(uniqueTenant("wh"));
+    const created = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "http://127.0.0.1:9/a", eventTypes: ["scan.failed"] } });
+    expect(created.status).toBe(200);
+    const id = created.body.webhookEndpoint.id;
+    expect(created.body.secret).toMatch(/^whsec_/);
+
+    const got = await rest("GET", `/api/v1/webhook-endpoints/${id}`, { token });
+    expect(got.body.webhookEndpoint).toEqual({ ...created.body.webhookEndpoint });
+    expect(JSON.stringify(got.body)).not.toContain("whsec_");
+
+    const patched = await rest("PATCH", `/api/v1/webhook-endpoints/${id}`, { token, body: { eventTypes: ["scan.passed", "hold.placed"] } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.webhookEndpoint).toMatchObject({ url: "http://127.0.0.1:9/a", eventTypes: ["scan.passed", "hold.placed"] });
+    const cleared = await rest("PATCH", `/api/v1/webhook-endpoints/${id}`, { token, body: { eventTypes: [] } });
+    expect(cleared.body.webhookEndpoint.eventTypes).toEqual([]);
+
+    const second = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "https://hooks.example.com/b" } });
+    const page1 = await rest("GET", "/api/v1/webhook-endpoints?pageSize=1", { token });
+    expect(page1.body.webhookEndpoints.map((e: any) => e.id)).toEqual([second.body.webhookEndpoint.id]);
+    const page2 = await rest("GET", `/api/v1/webhook-endpoints?pageSize=1&pageToken=${page1.body.nextPageToken}`, { token });
+    expect(page2.body.webhookEndpoints.map((e: any) => e.id)).toEqual([id]);
+    expect(page2.body.nextPageToken).toBe("");
+
+    expect((await rest("DELETE", `/api/v1/webhook-endpoints/${id}`, { token })).status).toBe(200);
+    const gone = await rest("GET", `/api/v1/webhook-endpoints/${id}`, { token });
+    expect(gone.status).toBe(404);
+    expect(gone.body.details[0].debug.reason).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
+  });
+
+  it("another tenant's endpoint is not found", async () => {
+    const created = await rest("POST", "/api/v1/webhook-endpoints", { token: await tokenFor(uniqueTenant("wh")), body: { url: "https://hooks.example.com/x" } });
+    const other = await tokenFor(uniqueTenant("wh"));
+    const id = created.body.webhookEndpoint.id;
+    expect((await rest("GET", `/api/v1/webhook-endpoints/${id}`, { token: other })).status).toBe(404);
+    expect((await rest("PATCH", `/api/v1/webhook-endpoints/${id}`, { token: other, body: { enabled: false } })).status).toBe(404);
+    expect((await rest("DELETE", `/api/v1/webhook-endpoints/${id}`, { token: other })).status).toBe(404);
+  });
+
+  it("refuses an unknown event type, a non-http URL and credentials in the URL", async () => {
+    const token = await tokenFor(uniqueTenant("wh"));
+    const unknown = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "https://hooks.example.com/", eventTypes: ["scan.exploded"] } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details[0].debug.reason).toBe("UNKNOWN_EVENT_TYPE");
+    const ftp = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "ftp://hooks.example.com/" } });
+    expect(ftp.status).toBe(400);
+    expect(ftp.body.details[0].debug.reason).toBe("WEBHOOK_URL_NOT_ALLOWED");
+    const credentials = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "https://u:p@hooks.example.com/" } });
+    expect(credentials.body.details[0].debug.reason).toBe("WEBHOOK_URL_NOT_ALLOWED");
+    const notUri = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "not a url" } });
+    expect(notUri.status).toBe(400);
+  });
+
+  it("requires webhook_endpoint:MANAGE", async () => {
+    const token = await tokenFor(uniqueTenant("wh"), { perms: ["stored_object:READ"] });
+    const res = await rest("GET", "/api/v1/webhook-endpoints", { token });
+    expect(res.status).toBe(403);
+  });
+});

@@ -1,0 +1,68 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+
+export interface ReceivedWebhook {
+  id: string;
+  timestamp: string;
+  /** The parsed body, when its signature verified; undefined when it did not. */
+  payload?: any;
+  verifyError?: string;
+  status: number;
+}
+
+/**
+ * A real receiver on 127.0.0.1 that verifies every request with the Standard Webhooks library,
+ * as a customer's server would, and answers what `answer` says for the n-th request (1-based).
+ */
+export class WebhookReceiver {
+  readonly received: ReceivedWebhook[] = [];
+  secret = "";
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(answer: (n: number) => number = () => 200): Promise<WebhookReceiver> {
+    let receiver: WebhookReceiver | undefined;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks).toString("utf8");
+        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+        const status = answer(receiver!.received.length + 1);
+        const entry: ReceivedWebhook = { id: headers["webhook-id"] ?? "", timestamp: headers["webhook-timestamp"] ?? "", status };
+        try {
+          entry.payload = new Webhook(receiver!.secret).verify(body, headers);
+        } catch (error) {
+          entry.verifyError = (error as Error).message;
+        }
+        receiver!.received.push(entry);
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    receiver = new WebhookReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`);
+    return receiver;
+  }
+
+  types(): string[] {
+    return this.received.map((r) => r.payload?.type);
+  }
+
+  async waitFor(predicate: (received: ReceivedWebhook[]) => boolean, timeoutMs = 30_000): Promise<ReceivedWebhook[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate(this.received)) {
+      if (Date.now() > deadline) throw new Error(`webhooks not received in time; got ${JSON.stringify(this.received)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return this.received;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}

@@ -1,0 +1,103 @@
+import { ApplicationFailure } from "@temporalio/common";
+import type { NewDelivery, OutboxEntry, Subscription, WebhookOutboxStore } from "../../src/adapters/postgres/webhook-outbox-store.js";
+import type { OutgoingWebhook, SendResult } from "../../src/adapters/webhooks/http-sender.js";
+import type { StoredObjectView } from "../../src/domain/files/stored-object.js";
+import { goneReason, responseOutcome, webhookPayload, type DeliveryStatus } from "../../src/domain/webhooks/delivery.js";
+import { eventTypeOf, subscribes } from "../../src/domain/webhooks/event-types.js";
+import type { DeliveryRef, WebhookActivities } from "./webhook-types.js";
+
+export interface WebhookActivityDeps {
+  outbox: Pick<
+    WebhookOutboxStore,
+    "fanOut" | "unstarted" | "markStarted" | "findDelivery" | "findEndpoint" | "recordFailedAttempt" | "markDelivered" | "markEndpointGone" | "finish"
+  >;
+  send(webhook: OutgoingWebhook): Promise<SendResult>;
+  /** The Standard Webhooks headers of one attempt. */
+  sign(secret: string, msgId: string, at: Date, body: string): Record<string, string>;
+  /** The stored object exactly as the JSON API shows it. */
+  objectJson(object: StoredObjectView): unknown;
+  /** Starts the delivery's workflow; a workflow that already exists counts as started. */
+  startDelivery(ref: DeliveryRef): Promise<void>;
+  newId(): string;
+  now(): Date;
+}
+
+/** One delivery per entry and subscribed endpoint of its tenant. */
+export function planDeliveries(deps: Pick<WebhookActivityDeps, "objectJson" | "newId">, entries: OutboxEntry[], subscriptions: Subscription[]): NewDelivery[] {
+  const deliveries: NewDelivery[] = [];
+  for (const entry of entries) {
+    const type = eventTypeOf(entry.action);
+    if (!type) continue;
+    const targets = subscriptions.filter((s) => s.tenantId === entry.tenantId && subscribes(s.eventTypes, type));
+    if (targets.length === 0) continue;
+    const payload = webhookPayload(entry, type, entry.object ? deps.objectJson(entry.object) : { id: entry.objectId });
+    for (const target of targets) {
+      deliveries.push({ id: deps.newId(), tenantId: entry.tenantId, endpointId: target.endpointId, auditEntryId: entry.id, eventType: type, payload });
+    }
+  }
+  return deliveries;
+}
+
+const retryLater = (message: string) => ApplicationFailure.retryable(message, "WEBHOOK_ATTEMPT_FAILED");
+
+export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActivities {
+  return {
+    async fanOutWebhookEvents(batchSize) {
+      return deps.outbox.fanOut(batchSize, deps.now(), (entries, subscriptions) => planDeliveries(deps, entries, subscriptions));
+    },
+
+    async startWebhookDeliveries(batchSize) {
+      const pending = await deps.outbox.unstarted(batchSize);
+      const started: string[] = [];
+      try {
+        for (const ref of pending) {
+          await deps.startDelivery(ref);
+          started.push(ref.deliveryId);
+        }
+      } finally {
+        await deps.outbox.markStarted(started, deps.now());
+      }
+      return pending.length;
+    },
+
+    async deliverWebhook(ref) {
+      const delivery = await deps.outbox.findDelivery(ref.tenantId, ref.deliveryId);
+      if (!delivery) return { status: "MISSING" };
+      // Ended already: a retry after the outcome was recorded, or a second workflow.
+      if (delivery.status !== "PENDING") return { status: delivery.status as DeliveryStatus };
+      const endpoint = await deps.outbox.findEndpoint(ref.tenantId, delivery.endpointId);
+      if (!endpoint?.enabled) {
+        const reason = endpoint ? `endpoint disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ""}` : "endpoint deleted";
+        await deps.outbox.finish(ref, "ENDPOINT_DISABLED", reason);
+        return { status: "ENDPOINT_DISABLED" };
+      }
+      const at = deps.now();
+      const body = JSON.stringify(delivery.payload);
+      const headers = { "content-type": "application/json", "user-agent": "files-and-fields-webhooks/1", ...deps.sign(endpoint.secret, delivery.id, at, body) };
+      const sent = await deps.send({ url: endpoint.url, headers, body });
+      if (sent.kind === "refused") {
+        await deps.outbox.finish(ref, "FAILED", sent.reason);
+        return { status: "FAILED" };
+      }
+      if (sent.kind === "failed") {
+        await deps.outbox.recordFailedAttempt(ref, null, sent.error, at);
+        throw retryLater(sent.error);
+      }
+      const outcome = responseOutcome(sent.status);
+      if (outcome === "delivered") {
+        await deps.outbox.markDelivered(ref, sent.status, at);
+        return { status: "DELIVERED" };
+      }
+      if (outcome === "gone") {
+        await deps.outbox.markEndpointGone(ref, endpoint.id, goneReason(at), at);
+        return { status: "ENDPOINT_DISABLED" };
+      }
+      await deps.outbox.recordFailedAttempt(ref, sent.status, `endpoint answered HTTP ${sent.status}`, at);
+      throw retryLater(`endpoint answered HTTP ${sent.status}`);
+    },
+
+    async giveUpWebhook(ref) {
+      await deps.outbox.finish(ref, "FAILED");
+    },
+  };
+}

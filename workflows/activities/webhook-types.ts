@@ -1,0 +1,52 @@
+import type { DeliveryStatus } from "../../src/domain/webhooks/delivery.js";
+
+/** Shapes shared by the webhook workflows and their activities; workflows import types only. */
+export interface DeliveryRef {
+  tenantId: string;
+  deliveryId: string;
+}
+
+export interface WebhookDispatchInput {
+  batchSize: number;
+  maxBatches: number;
+}
+
+export interface WebhookDispatchResult {
+  entries: number;
+  deliveries: number;
+  started: number;
+}
+
+export interface WebhookRetry {
+  initialSeconds: number;
+  totalHours: number;
+  /** Limit of one attempt (the request timeout and the bookkeeping around it). */
+  attemptSeconds: number;
+}
+
+export interface WebhookDeliveryInput extends DeliveryRef {
+  retry: WebhookRetry;
+}
+
+export interface WebhookDeliveryResult {
+  status: DeliveryStatus | "MISSING";
+}
+
+export interface WebhookActivities {
+  /** Audit entries to deliveries, one transaction per batch. */
+  fanOutWebhookEvents(batchSize: number): Promise<{ claimed: number; deliveries: number }>;
+  /** Starts the workflows of deliveries that have none yet; answers how many it looked at. */
+  startWebhookDeliveries(batchSize: number): Promise<number>;
+  /** One attempt: answers when the delivery ended, throws (retryable) when it should be tried again. */
+  deliverWebhook(ref: DeliveryRef): Promise<WebhookDeliveryResult>;
+  /** The retry budget is spent. */
+  giveUpWebhook(ref: DeliveryRef): Promise<void>;
+}
+
+export const WEBHOOK_DELIVERY_WORKFLOW = "webhookDelivery";
+export const WEBHOOK_DISPATCH_WORKFLOW = "webhookDispatch";
+
+/** Derived from the delivery id, so a second start of the same delivery is refused by Temporal. */
+export function webhookWorkflowId(deliveryId: string): string {
+  return `webhook-${deliveryId}`;
+}
