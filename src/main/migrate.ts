@@ -6,7 +6,7 @@ if (!url) {
   process.stderr.write("configuration error: DATABASE_URL: is required\n");
   process.exit(1);
 }
-const orm = await openDatabase(url, 1);
+const orm = await openDatabase(url, 2);
 try {
   const applied = await migrate(orm);
   process.stdout.write(applied.length ? `applied: ${applied.join(", ")}\n` : "database is up to date\n");

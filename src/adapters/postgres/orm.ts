@@ -40,7 +40,19 @@ export async function openDatabase(databaseUrl: string, poolMax?: number): Promi
   return MikroORM.init(ormOptions(databaseUrl, poolMax));
 }
 
+/** Any constant: the advisory lock that serializes migrations of replicas starting together. */
+const MIGRATION_LOCK = 0x6d69_6772;
+
+/**
+ * Applies pending migrations while holding a transaction-scoped advisory lock, so that several
+ * replicas starting at once migrate one after the other (the later ones find nothing to do).
+ * Needs a pool of at least two connections: the lock holds one, the migrator uses another.
+ */
 export async function migrate(orm: MikroORM): Promise<string[]> {
-  const applied = await orm.getMigrator().up();
-  return applied.map((m) => m.name);
+  const knex = orm.em.getConnection().getKnex();
+  return knex.transaction(async (trx) => {
+    await trx.raw("select pg_advisory_xact_lock(?)", [MIGRATION_LOCK]);
+    const applied = await orm.getMigrator().up();
+    return applied.map((m) => m.name);
+  });
 }
