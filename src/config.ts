@@ -55,6 +55,8 @@ export interface Config {
   maxRequestBodyBytes: number;
   shutdownGraceSeconds: number;
   webhooks: WebhookConfig;
+  /** OTLP/HTTP endpoint for traces; tracing is off without it. */
+  otlpEndpoint?: string;
 }
 
 export class ConfigError extends Error {
@@ -158,6 +160,7 @@ function parseWebhooks(env: Env, production: boolean): WebhookConfig {
 export function parseConfig(env: Env): Config {
   const production = env.NODE_ENV === "production";
   const redisUrl = optional(env, "REDIS_URL");
+  const otlpEndpoint = optional(env, "OTEL_EXPORTER_OTLP_ENDPOINT");
   return {
     production,
     host: optional(env, "HOST") ?? "127.0.0.1",
@@ -183,5 +186,6 @@ export function parseConfig(env: Env): Config {
     maxRequestBodyBytes: integer(env, "MAX_REQUEST_BODY_BYTES", 1_048_576),
     shutdownGraceSeconds: integer(env, "SHUTDOWN_GRACE_SECONDS", 20),
     webhooks: parseWebhooks(env, production),
+    otlpEndpoint: otlpEndpoint ? url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", otlpEndpoint, ["http:", "https:"]) : undefined,
   };
 }

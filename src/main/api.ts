@@ -11,6 +11,9 @@ import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
 import { createReadiness } from "../app/readiness.js";
 import type { FileStorageDeps } from "../app/files/deps.js";
 import { createMetrics } from "../observability/metrics.js";
+import { temporalClientInterceptors } from "../observability/temporal-tracing.js";
+import { traceInterceptor } from "../observability/trace-interceptor.js";
+import type { Tracing } from "../observability/tracing.js";
 import { registerHealthService } from "../rpc/health-service.js";
 import { startHttpServer, type RunningHttpServer } from "../rpc/http-server.js";
 import { authInterceptor, errorInterceptor, requestIdInterceptor, validationInterceptor } from "../rpc/interceptors.js";
@@ -33,8 +36,11 @@ export interface RunningApi {
 
 export const REST_PREFIX = "/api/v1";
 
-/** Wires adapters, use cases and transports, and serves them on one port. */
-export async function startApi(config: Config, logger: Logger): Promise<RunningApi> {
+/**
+ * Wires adapters, use cases and transports, and serves them on one port. `tracing`: the
+ * process's (its owner shuts it down), for a span per RPC continued into the workflows.
+ */
+export async function startApi(config: Config, logger: Logger, tracing?: Tracing): Promise<RunningApi> {
   const orm = await openDatabase(config.databaseUrl);
   const applied = await migrate(orm);
   if (applied.length > 0) logger.info({ applied }, "migrations applied");
@@ -43,7 +49,7 @@ export async function startApi(config: Config, logger: Logger): Promise<RunningA
   const lifecycle = await LifecycleClient.connect(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, {
     scanSeconds: config.scan.timeoutSeconds,
     heartbeatSeconds: config.scan.heartbeatTimeoutSeconds,
-  });
+  }, temporalClientInterceptors(tracing));
   const customFields = await createCustomFieldsModule(config, orm, logger);
   const readiness = createReadiness([
     { name: "database", check: async () => void (await orm.em.fork().execute("select 1")) },
@@ -75,11 +81,12 @@ export async function startApi(config: Config, logger: Logger): Promise<RunningA
   };
   const metrics = createMetrics({
     query: (sql) => orm.em.fork().execute(sql),
-    // cacheTotals: custom-fields-module does not expose cache hits and misses across tenants yet.
+    cacheTotals: () => customFields.cacheTotals(),
     onCollectError: (error) => logger.warn({ err: error }, "metrics: database gauges unavailable"),
   });
   const openApiJson = serializeOpenApi(generateOpenApi(jsonApiServices));
   const interceptors: Interceptor[] = [
+    ...(tracing ? [traceInterceptor(tracing.tracer)] : []),
     metrics.interceptor,
     errorInterceptor(logger),
     requestIdInterceptor(() => uuidv7()),

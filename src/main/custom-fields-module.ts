@@ -20,6 +20,8 @@ import { registerCustomersService } from "../rpc/handlers/customers-service.js";
 export interface CustomFieldsModule {
   register(router: ConnectRouter): void;
   pingCache(): Promise<void>;
+  /** Cache hits and misses of all tenants, for /metrics. */
+  cacheTotals(): Promise<{ hits: number; misses: number }>;
   close(): Promise<void>;
 }
 
@@ -32,9 +34,10 @@ export async function createCustomFieldsModule(config: Config, orm: MikroORM, lo
   const kv: KeyValueStore = config.redisUrl ? await RedisKeyValueStore.connect(config.redisUrl) : new MemoryKeyValueStore();
   logger.info({ cache: config.redisUrl ? "redis" : "in-process" }, "custom field definition cache");
   const warn = (message: string, error: unknown) => logger.warn({ err: error }, message);
+  const cache = new DefinitionCache(kv, config.customFieldsCacheTtlSeconds, (error) => warn("custom field cache read failed; using the database", error));
   const fields: CustomFieldsDeps = {
     store: new FieldDefinitionStore(orm),
-    cache: new DefinitionCache(kv, config.customFieldsCacheTtlSeconds, (error) => warn("custom field cache read failed; using the database", error)),
+    cache,
     indexes: new CustomFieldIndexes(orm),
     now: () => new Date(),
     newId: () => createId(),
@@ -52,6 +55,7 @@ export async function createCustomFieldsModule(config: Config, orm: MikroORM, lo
       registerCustomersService(router, customers);
     },
     pingCache: () => kv.ping(),
+    cacheTotals: () => cache.totals(),
     close: () => kv.close(),
   };
 }

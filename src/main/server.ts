@@ -1,9 +1,14 @@
 /** The API server alone, configured by the environment (see README). */
 import { createLogger } from "../logger.js";
+import { startTracing } from "../observability/tracing.js";
 import { startApi } from "./api.js";
 import { configOrExit, onShutdown } from "./fail-fast.js";
 
 const config = configOrExit();
 const logger = createLogger(config.logLevel, "api");
-const api = await startApi(config, logger);
-onShutdown(() => api.close());
+const tracing = startTracing({ serviceName: "files-and-fields-api", endpoint: config.otlpEndpoint });
+const api = await startApi(config, logger, tracing);
+onShutdown(async () => {
+  await api.close();
+  await tracing?.shutdown();
+});

@@ -7,6 +7,7 @@
 import path from "node:path";
 import { createLogger } from "../logger.js";
 import { loadStack } from "../stack/load-stack.js";
+import { startTracing } from "../observability/tracing.js";
 import { startApi } from "./api.js";
 import { configOrExit, onShutdown } from "./fail-fast.js";
 import { startWorker } from "./worker-runtime.js";
@@ -28,8 +29,9 @@ const stack = await startStack({
 Object.assign(process.env, stack.env);
 const config = configOrExit({ ...process.env, ...stack.env });
 const logger = createLogger(config.logLevel, "files-and-fields");
-const api = await startApi(config, logger);
-const worker = await startWorker(config, logger);
+const tracing = startTracing({ serviceName: "files-and-fields", endpoint: config.otlpEndpoint });
+const api = await startApi(config, logger, tracing);
+const worker = await startWorker(config, logger, tracing);
 
 for (const component of stack.components) say(`${component.name}: ${component.address}`);
 say(`API: http://${config.host}:${api.server.address.port} (REST under /api/v1, gRPC and Connect on the same port)`);
@@ -38,5 +40,6 @@ say("ready");
 onShutdown(async () => {
   say("stopping…");
   await Promise.allSettled([api.close(), worker.stop()]);
+  await tracing?.shutdown();
   await stack.stop();
 });

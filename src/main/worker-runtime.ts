@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { DefaultLogger, NativeConnection, Runtime, Worker } from "@temporalio/worker";
+import { DefaultLogger, type LogEntry, type LogLevel, NativeConnection, Runtime, Worker } from "@temporalio/worker";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { openDatabase } from "../adapters/postgres/orm.js";
@@ -10,6 +10,8 @@ import { createActivities } from "../../workflows/activities/create-activities.j
 import { createSweepActivities } from "../../workflows/activities/sweep-activities.js";
 import { ensureSweepSchedule } from "../adapters/temporal/sweep-schedule.js";
 import { createWebhookWorker } from "./webhook-worker.js";
+import { temporalClientInterceptors, temporalWorkerTracing } from "../observability/temporal-tracing.js";
+import type { Tracing } from "../observability/tracing.js";
 
 export interface RunningWorker {
   /** Resolves when the worker stopped. */
@@ -22,22 +24,31 @@ const require = createRequire(import.meta.url);
 /** The Temporal worker: workflows bundled from workflows/, activities given their adapters. */
 let runtimeInstalled = false;
 
-/** The SDK's own log (bundler output, state changes) only from warnings up, unless debugging. */
-function installRuntime(level: string): void {
+/**
+ * The SDK's own log (bundler output, state changes, failed activities) only from warnings up,
+ * unless debugging, as JSON lines of our logger: an activity's carry its workflowId (and with
+ * tracing its trace_id).
+ */
+function installRuntime(logger: Logger, level: string): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ logger: new DefaultLogger(level === "debug" ? "DEBUG" : "WARN") });
+  const toLogger = (entry: LogEntry) => {
+    const { error, ...meta } = entry.meta ?? {};
+    logger[entry.level.toLowerCase() as Lowercase<LogLevel>]({ ...meta, err: error }, entry.message);
+  };
+  Runtime.install({ logger: new DefaultLogger(level === "debug" ? "DEBUG" : "WARN", toLogger) });
 }
 
-export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
-  installRuntime(config.logLevel);
+/** `tracing`: the process's (its owner shuts it down), continued in workflows and activities. */
+export async function startWorker(config: Config, logger: Logger, tracing?: Tracing): Promise<RunningWorker> {
+  installRuntime(logger, config.logLevel);
   const orm = await openDatabase(config.databaseUrl);
   const s3 = createS3Client(config.storage);
   const storage = createS3ObjectStorage(s3, config.storage);
   const lifecycle = await LifecycleClient.connect(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, {
     scanSeconds: config.scan.timeoutSeconds,
     heartbeatSeconds: config.scan.heartbeatTimeoutSeconds,
-  });
+  }, temporalClientInterceptors(tracing));
   const store = new StoredObjectStore(orm);
   const now = () => new Date();
   await ensureSweepSchedule(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, config.retention.sweepIntervalSeconds, {
@@ -65,6 +76,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       ...webhooks.activities,
     },
     shutdownGraceTime: `${config.shutdownGraceSeconds}s`,
+    ...temporalWorkerTracing(tracing),
   });
   logger.info({ taskQueue: config.temporal.taskQueue }, "worker started");
   const done = worker.run().finally(async () => {

@@ -3,6 +3,7 @@ import http2, { type Http2ServerRequest, type Http2ServerResponse, type Http2Ses
 import net, { type AddressInfo, type Socket } from "node:net";
 import type { Logger } from "pino";
 import type { Readiness } from "../app/readiness.js";
+import { withTraceIdSlot, type TraceIdSlot } from "../observability/trace-ids.js";
 
 type Req = IncomingMessage | Http2ServerRequest;
 type Res = ServerResponse | Http2ServerResponse;
@@ -43,11 +44,12 @@ function dispatcher(options: HttpServerOptions, inFlight: { count: number }): Re
     req.headers["x-request-id"] = requestId;
     res.setHeader("x-request-id", requestId);
     const started = performance.now();
+    const trace: TraceIdSlot = {};
     inFlight.count++;
     res.once("close", () => {
       inFlight.count--;
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
-      logger.info({ requestId, method: req.method, path: req.url, status: res.statusCode, durationMs }, "request");
+      logger.info({ requestId, traceId: trace.traceId, method: req.method, path: req.url, status: res.statusCode, durationMs }, "request");
     });
     const path = (req.url ?? "/").split("?")[0];
     try {
@@ -58,8 +60,9 @@ function dispatcher(options: HttpServerOptions, inFlight: { count: number }): Re
       }
       const page = options.pages?.[path];
       if (page) return await page(req, res);
-      if (path === restPrefix || path.startsWith(`${restPrefix}/`)) return await options.rest(req, res);
-      return await options.connect(req, res);
+      // The RPC's span starts below and ends before this request's log line: it notes its trace id here.
+      if (path === restPrefix || path.startsWith(`${restPrefix}/`)) return await withTraceIdSlot(trace, () => options.rest(req, res));
+      return await withTraceIdSlot(trace, () => options.connect(req, res));
     } catch (error) {
       logger.error({ requestId, err: error }, "unhandled error");
       if (!res.headersSent) writeJson(res, 500, { code: "internal", message: "internal error" });

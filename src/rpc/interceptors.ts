@@ -3,6 +3,7 @@ import type { Path } from "@bufbuild/protobuf/reflect";
 import { createValidator } from "@bufbuild/protovalidate";
 import type { Logger } from "pino";
 import { AppError, type FieldViolation, validationFailed } from "../domain/errors.js";
+import { activeTraceId } from "../observability/trace-ids.js";
 import { toConnectError } from "./errors.js";
 import { methodPermissions, publicServices } from "./permissions.js";
 import { principalKey, requestIdKey } from "./principal.js";
@@ -16,7 +17,7 @@ export function errorInterceptor(logger: Logger): Interceptor {
     } catch (error) {
       const connectError = toConnectError(error);
       const requestId = req.contextValues.get(requestIdKey);
-      const log = { requestId, rpc: req.method.name, code: connectError.code, err: error };
+      const log = { requestId, traceId: activeTraceId(), rpc: req.method.name, code: connectError.code, err: error };
       if (connectError.code === 13) logger.error(log, "rpc failed");
       else logger.info({ ...log, err: undefined, message: connectError.rawMessage }, "rpc refused");
       throw connectError;

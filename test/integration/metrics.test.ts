@@ -82,4 +82,14 @@ describe("GET /metrics", () => {
     expect(value(samples, "scan_failures_24h", { check: "magic_bytes" })).toBeGreaterThanOrEqual(1);
     expect(value(samples, "scan_duration_seconds_24h", { quantile: "0.5" })).toBeGreaterThan(0);
   });
+
+  it("counts custom field cache hits and misses", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const before = (await scrape()).samples;
+    await rest("GET", "/api/v1/custom-fields/Customer", { token });
+    await rest("GET", "/api/v1/custom-fields/Customer", { token });
+    const after = (await scrape()).samples;
+    expect(value(after, "custom_fields_cache_requests_total", { result: "miss" }) - value(before, "custom_fields_cache_requests_total", { result: "miss" })).toBe(1);
+    expect(value(after, "custom_fields_cache_requests_total", { result: "hit" }) - value(before, "custom_fields_cache_requests_total", { result: "hit" })).toBe(1);
+  });
 });

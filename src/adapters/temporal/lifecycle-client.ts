@@ -1,5 +1,6 @@
 import {
   Client,
+  type ClientInterceptors,
   Connection,
   defaultGrpcRetryOptions,
   makeGrpcRetryInterceptor,
@@ -37,7 +38,8 @@ export class LifecycleClient {
     private readonly timeouts: LifecycleInput["timeouts"],
   ) {}
 
-  static async connect(address: string, namespace: string, taskQueue: string, timeouts: LifecycleInput["timeouts"]) {
+  /** `interceptors`: e.g. OpenTelemetry's, which carry the caller's trace into the workflow. */
+  static async connect(address: string, namespace: string, taskQueue: string, timeouts: LifecycleInput["timeouts"], interceptors?: ClientInterceptors) {
     // Few, quick retries: when Temporal is down a call should answer `unavailable` within
     // seconds, not after the SDK's default of ten attempts.
     const connection = await Connection.connect({
@@ -45,7 +47,7 @@ export class LifecycleClient {
       connectTimeout: "5s",
       interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3, initialIntervalMs: () => 200, maxIntervalMs: () => 1000 }))],
     });
-    return new LifecycleClient(new Client({ connection, namespace }), taskQueue, timeouts);
+    return new LifecycleClient(new Client({ connection, namespace, interceptors }), taskQueue, timeouts);
   }
 
   async start(ref: ObjectRef, start: LifecycleStart): Promise<void> {

@@ -101,6 +101,15 @@ export class DefinitionCache {
     };
   }
 
+  /** Hits and misses of every tenant together, for /metrics. */
+  async totals(): Promise<{ hits: number; misses: number }> {
+    const keys = await this.kv.keysWithPrefix("custom-fields-stats:");
+    const values = await this.kv.getMany(keys);
+    const sum = (suffix: string) =>
+      keys.reduce((total, key, i) => (key.endsWith(suffix) ? total + Number(values[i] ?? 0) : total), 0);
+    return { hits: sum(":hits"), misses: sum(":misses") };
+  }
+
   private async count(tenantId: string, counter: "hits" | "misses"): Promise<void> {
     try {
       await this.kv.incr(counterKey(tenantId, counter));
