@@ -1,0 +1,43 @@
+/** Benchmark sizes, read once from the environment (documented at the top of bench/run.ts). */
+export interface BenchOptions {
+  initiateCalls: number;
+  concurrency: number;
+  throughputSeconds: number;
+  putRuns: number;
+  pngRuns: number;
+  pdfRuns: number;
+  csvMb: number;
+  csvRuns: number;
+  resolveSeconds: number;
+  customers: number;
+  filterRuns: number;
+  timerObjects: number;
+  timerRetentionSeconds: number;
+  /** Group names to run; empty runs all. */
+  only: string[];
+}
+
+export function readOptions(env: Record<string, string | undefined>): BenchOptions {
+  const int = (name: string, fallback: number) => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name}: must be a whole number ≥ 1, got "${raw}"`);
+    return Number(raw);
+  };
+  return {
+    initiateCalls: int("BENCH_INITIATE_CALLS", 300),
+    concurrency: int("BENCH_CONCURRENCY", 16),
+    throughputSeconds: int("BENCH_THROUGHPUT_SECONDS", 5),
+    putRuns: int("BENCH_PUT_RUNS", 20),
+    pngRuns: int("BENCH_PNG_RUNS", 20),
+    pdfRuns: int("BENCH_PDF_RUNS", 3),
+    csvMb: int("BENCH_CSV_MB", 50),
+    csvRuns: int("BENCH_CSV_RUNS", 3),
+    resolveSeconds: int("BENCH_RESOLVE_SECONDS", 2),
+    customers: int("BENCH_CUSTOMERS", 200_000),
+    filterRuns: int("BENCH_FILTER_RUNS", 50),
+    timerObjects: int("BENCH_TIMER_OBJECTS", 300),
+    timerRetentionSeconds: int("BENCH_TIMER_RETENTION_SECONDS", 20),
+    only: (env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+  };
+}

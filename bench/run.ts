@@ -1,0 +1,114 @@
+/**
+ * `npm run bench`: starts its own stack (PostgreSQL, MinIO, Temporal, the API server and the
+ * worker as child processes, data under .bench-data/run-<pid>, deleted at the end), runs every
+ * benchmark group, prints one table and writes bench/results.json and bench/README-table.md.
+ * Every figure has a baseline measured in the same run on the same machine (or, where named so,
+ * a fixed reference such as the specification's 1-3 s); the ratio is ours ÷ baseline.
+ * Benchmarks print figures; they never assert. A group that fails is reported and the rest run.
+ *
+ * Sizes (environment variables; the defaults keep a run to a few minutes on 2 cores):
+ *   BENCH_INITIATE_CALLS=300          sequential InitiateUpload and /healthz calls (latency)
+ *   BENCH_CONCURRENCY=16              callers of the throughput runs
+ *   BENCH_THROUGHPUT_SECONDS=5        length of each throughput run
+ *   BENCH_PUT_RUNS=20                 presigned PUTs and PutObjects per size (1 and 8 MiB)
+ *   BENCH_PNG_RUNS=20                 complete-to-READY runs of the 100 KB PNG
+ *   BENCH_PDF_RUNS=3                  complete-to-READY runs of the 20 MB PDF
+ *   BENCH_CSV_MB=50                   size of the in-process CSV scan (MiB)
+ *   BENCH_CSV_RUNS=3                  CSV scan runs
+ *   BENCH_RESOLVE_SECONDS=2           length of each resolveForCreate round
+ *   BENCH_CUSTOMERS=200000            customers of the filter query (1000000: the issue's size)
+ *   BENCH_FILTER_RUNS=50              runs of each filter query variant
+ *   BENCH_TIMER_OBJECTS=300           IMPORT_FILE objects held by retention timers
+ *   BENCH_TIMER_RETENTION_SECONDS=20  their retention (RETENTION_IMPORT_ARTIFACT_SECONDS)
+ *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, fields, filter,
+ *                                     timers (without a stack group, no stack is started)
+ *   BENCH_KEEP_DATA=1                 keep .bench-data/run-<pid> (logs) after the run
+ */
+import { renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { apiLatency } from "./api-latency.js";
+import type { BenchGroup, StackContext } from "./context.js";
+import { csvScan } from "./csv-scan.js";
+import { customFields } from "./custom-fields.js";
+import { dataPath } from "./data-path.js";
+import type { Figure } from "./figure.js";
+import { filterQuery } from "./filter-query.js";
+import { describeMachine, machineLine } from "./machine.js";
+import { readOptions, type BenchOptions } from "./options.js";
+import { retentionTimers } from "./retention-timers.js";
+import { scanLatency } from "./scan-latency.js";
+import { startBenchStack, type BenchStack } from "./stack.js";
+import { progress } from "./support.js";
+import { markdownTable, textTable } from "./table.js";
+
+const GROUPS: BenchGroup[] = [apiLatency, dataPath, scanLatency, csvScan, customFields, filterQuery, retentionTimers];
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const root = path.dirname(benchDir);
+
+function selectGroups(options: BenchOptions): BenchGroup[] {
+  if (options.only.length === 0) return GROUPS;
+  const unknown = options.only.filter((name) => !GROUPS.some((g) => g.name === name));
+  if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown group ${unknown.join(", ")} (${GROUPS.map((g) => g.name).join(", ")})`);
+  return GROUPS.filter((g) => options.only.includes(g.name));
+}
+
+async function runGroups(groups: BenchGroup[], options: BenchOptions, stack: BenchStack | undefined): Promise<{ figures: Figure[]; failures: string[] }> {
+  const context: StackContext | undefined = stack && { stack, options, workerRssAtStartMb: stack.workerRssMb() };
+  const figures: Figure[] = [];
+  const failures: string[] = [];
+  for (const group of groups) {
+    const started = Date.now();
+    try {
+      figures.push(...(group.kind === "stack" ? await group.run(context!) : await group.run(options)));
+      progress(`${group.name}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    } catch (error) {
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      failures.push(`${group.name}: ${message}`);
+      progress(`${group.name}: FAILED ${message}`);
+    }
+  }
+  return { figures, failures };
+}
+
+function writeResults(figures: Figure[], machine: ReturnType<typeof describeMachine>): void {
+  // Written aside and renamed, so an interrupted run never leaves half a results.json.
+  const target = path.join(benchDir, "results.json");
+  writeFileSync(`${target}.tmp`, `${JSON.stringify({ machine, results: figures }, null, 2)}\n`);
+  renameSync(`${target}.tmp`, target);
+  writeFileSync(path.join(benchDir, "README-table.md"), markdownTable(figures, machine));
+}
+
+async function main(): Promise<number> {
+  const options = readOptions(process.env);
+  const groups = selectGroups(options);
+  const machine = describeMachine();
+  const started = Date.now();
+  let stack: BenchStack | undefined;
+  const interrupted = async (signal: NodeJS.Signals) => {
+    progress(`${signal}: stopping the stack`);
+    await stack?.stop();
+    process.exit(130);
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
+  try {
+    if (groups.some((g) => g.kind === "stack")) {
+      progress("starting the stack");
+      stack = await startBenchStack(root, { RETENTION_IMPORT_ARTIFACT_SECONDS: String(options.timerRetentionSeconds) });
+      progress(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+    const { figures, failures } = await runGroups(groups, options, stack);
+    console.log(`\n${machineLine(machine)}\n\n${textTable(figures)}\n`);
+    writeResults(figures, machine);
+    for (const failure of failures) console.error(`FAILED ${failure}`);
+    progress(`total ${((Date.now() - started) / 1000).toFixed(0)} s; wrote bench/results.json and bench/README-table.md`);
+    return failures.length === 0 ? 0 : 1;
+  } finally {
+    if (stack) progress("stopping the stack");
+    await stack?.stop();
+  }
+}
+
+process.exitCode = await main();
