@@ -3,31 +3,11 @@
  * rule-based, 3 computed with formulas (one reading another computed field's inputs).
  */
 import type { Condition, FieldDefinition, Rule } from "../src/domain/customfields/definition.js";
+import { def as baseDef } from "../test/unit/customfields/fixtures.js";
 
-const CREATED = new Date("2024-01-01T00:00:00Z");
-
+/** The unit tests' builder, with this benchmark's ids, tenant and display order. */
 function def(order: number, fieldKey: string, overrides: Partial<FieldDefinition>): FieldDefinition {
-  return {
-    id: `bench_${fieldKey}`,
-    tenantId: "bench",
-    entityType: "Customer",
-    fieldKey,
-    fieldLabel: fieldKey,
-    fieldType: "STRING",
-    isRequired: false,
-    displayOrder: order,
-    defaultStrategy: "STATIC",
-    defaultRules: [],
-    validation: {},
-    validationRules: [],
-    uiConfig: { options: [] },
-    isActive: true,
-    indexed: false,
-    version: 1,
-    createdAt: CREATED,
-    updatedAt: CREATED,
-    ...overrides,
-  };
+  return baseDef(fieldKey, { id: `bench_${fieldKey}`, tenantId: "bench", displayOrder: order, ...overrides });
 }
 
 const when = (operator: "AND" | "OR", ...conditions: Condition[]) => ({ operator, conditions });

@@ -1,14 +1,8 @@
 /** The upload flow over REST: initiate, PUT to the signed URL, complete (see test/support/uploads.ts). */
 import { rest, type Api } from "./support.js";
 
-export interface UploadSpec {
-  objectClass: string;
-  contentType: string;
-  bytes: Uint8Array;
-  filename?: string;
-  ownerEntityType?: string;
-  ownerEntityId?: string;
-}
+export type { UploadSpec } from "../test/support/uploads.js";
+import type { UploadSpec } from "../test/support/uploads.js";
 
 export interface StartedUpload {
   storedObject: { id: string };
