@@ -14,7 +14,7 @@ import {
   type LifecycleResult,
   retentionChangedSignal,
 } from "./definitions.js";
-import { OBJECT_STATUS } from "./search-attributes.js";
+import { OBJECT_CLASS, OBJECT_STATUS, OWNER_ENTITY_TYPE } from "./search-attributes.js";
 
 type Phase = "pending" | "scanning" | "settled";
 
@@ -84,8 +84,18 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
   }
   scanEnded = true;
 
+  let described = input.mode === "upload";
   for (;;) {
     const state = await acts.loadRetentionState(ref);
+    if (!described && state.exists) {
+      // Restarted for retention: the start knew only the tenant; the UI filters on the rest too.
+      described = true;
+      upsertSearchAttributes([
+        { key: OBJECT_STATUS, value: state.status ?? "" },
+        { key: OBJECT_CLASS, value: state.objectClass ?? "" },
+        { key: OWNER_ENTITY_TYPE, value: state.ownerEntityType ?? "" },
+      ]);
+    }
     if (!state.exists || state.deleted) {
       await condition(allHandlersFinished);
       return { outcome: "DELETED", status: state.status };

@@ -55,12 +55,15 @@ interface StoreSnapshot {
   scansByResult: { result: string; count: number }[];
   failuresByCheck: { check: string; reason: string; count: number }[];
   scanSeconds: { quantile: number; seconds: number }[];
+  webhookDeliveries: { status: string; count: number; attempts: number }[];
 }
 
 const RECENT_SCANS = `scan_result is not null and (scan_result->>'finishedAt')::timestamptz > now() - interval '24 hours'`;
 
 const QUERIES = {
   objectsByStatus: `select status, count(*)::int as count from stored_objects where deleted_at is null group by status`,
+  webhookDeliveries: `select status, count(*)::int as count, coalesce(sum(attempts), 0)::int as attempts
+    from webhook_deliveries where created_at > now() - interval '24 hours' group by status`,
   scansByResult: `select case when (scan_result->>'passed')::boolean then 'passed' else 'failed' end as result, count(*)::int as count
     from stored_objects where ${RECENT_SCANS} group by 1`,
   failuresByCheck: `select c->>'name' as check, coalesce(c->>'reason', '') as reason, count(*)::int as count
@@ -123,11 +126,12 @@ function snapshotReader(options: MetricsOptions): () => Promise<StoreSnapshot | 
 }
 
 async function readSnapshot(query: MetricsOptions["query"]): Promise<StoreSnapshot> {
-  const [objects, scans, failures, seconds] = await Promise.all([
+  const [objects, scans, failures, seconds, deliveries] = await Promise.all([
     query(QUERIES.objectsByStatus),
     query(QUERIES.scansByResult),
     query(QUERIES.failuresByCheck),
     query(QUERIES.scanSeconds),
+    query(QUERIES.webhookDeliveries),
   ]);
   const quantileValues = (seconds[0]?.seconds as number[] | null | undefined) ?? [];
   return {
@@ -135,6 +139,7 @@ async function readSnapshot(query: MetricsOptions["query"]): Promise<StoreSnapsh
     scansByResult: scans.map((r) => ({ result: String(r.result), count: Number(r.count) })),
     failuresByCheck: failures.map((r) => ({ check: String(r.check), reason: String(r.reason), count: Number(r.count) })),
     scanSeconds: quantileValues.map((value, i) => ({ quantile: SCAN_QUANTILES[i], seconds: Number(value) })),
+    webhookDeliveries: deliveries.map((r) => ({ status: String(r.status), count: Number(r.count), attempts: Number(r.attempts) })),
   };
 }
 
@@ -162,6 +167,13 @@ function registerStoreGauges(registry: Registry, read: () => Promise<StoreSnapsh
   });
   gauge("scan_failures_24h", "Failed checks of scans that ended in the last 24 hours, by check and reason", ["check", "reason"], (g, s) => {
     for (const row of s.failuresByCheck) g.set({ check: row.check, reason: row.reason }, row.count);
+  });
+  gauge("webhook_deliveries_24h", "Webhook deliveries created in the last 24 hours, by status", ["status"], (g, s) => {
+    for (const status of ["PENDING", "DELIVERED", "FAILED", "ENDPOINT_DISABLED"]) g.set({ status }, 0);
+    for (const row of s.webhookDeliveries) g.set({ status: row.status }, row.count);
+  });
+  gauge("webhook_delivery_attempts_24h", "HTTP attempts of webhook deliveries created in the last 24 hours, by status", ["status"], (g, s) => {
+    for (const row of s.webhookDeliveries) g.set({ status: row.status }, row.attempts);
   });
   gauge("scan_duration_seconds_24h", "Upload verified to scan ended (queue wait included), quantiles over the last 24 hours", ["quantile"], (g, s) => {
     for (const row of s.scanSeconds) g.set({ quantile: String(row.quantile) }, row.seconds);

@@ -81,6 +81,9 @@ describe("GET /metrics", () => {
     expect(value(samples, "scans_24h", { result: "failed" })).toBeGreaterThanOrEqual(1);
     expect(value(samples, "scan_failures_24h", { check: "magic_bytes" })).toBeGreaterThanOrEqual(1);
     expect(value(samples, "scan_duration_seconds_24h", { quantile: "0.5" })).toBeGreaterThan(0);
+    for (const status of ["PENDING", "DELIVERED", "FAILED", "ENDPOINT_DISABLED"]) {
+      expect(samples.has(`webhook_deliveries_24h{status="${status}"}`)).toBe(true);
+    }
   });
 
   it("counts custom field cache hits and misses", async () => {

@@ -90,6 +90,24 @@ describe("the storage backend enforces the signed PUT", () => {
     expect(res.status).toBe(403);
   });
 
+  it("binds a checksum declared at initiate: other bytes of the same size are refused", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const bytes = png(3, 3);
+    const other = new Uint8Array(bytes);
+    other[other.length - 20] ^= 0xff;
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    for (const declared of [{ contentMd5: md5(bytes) }, { contentSha256: sha256 }]) {
+      const res = await rest("POST", "/api/v1/uploads/initiate", {
+        token,
+        body: { objectClass: "GENERAL_DOCUMENT", ownerEntityType: "User", ownerEntityId: "sum", originalFilename: "a.png", contentType: PNG, fileSize: bytes.length, ...declared },
+      });
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body.uploadHeaders)).toContain("contentMd5" in declared ? "content-md5" : "x-amz-checksum-sha256");
+      expect((await put(res.body, other)).status, JSON.stringify(declared)).toBeGreaterThanOrEqual(400);
+      expect((await put(res.body, bytes)).status, JSON.stringify(declared)).toBe(200);
+    }
+  });
+
   it("refuses a second PUT over an uploaded object (no overwrite)", async () => {
     const started = await initiate(await tokenFor(uniqueTenant()), spec);
     expect((await put(started.body, spec.bytes)).status).toBe(200);

@@ -49,6 +49,8 @@ export function createActivities(deps: ActivityDeps): LifecycleActivities {
         deleted: !!row.deletedAt,
         held: !!row.legalHoldPlacedAt,
         status: row.status,
+        objectClass: row.objectClass,
+        ownerEntityType: row.ownerEntityType,
         retentionExpiresAt: row.retentionExpiresAt ? new Date(row.retentionExpiresAt).toISOString() : undefined,
       };
     },

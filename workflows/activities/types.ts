@@ -11,6 +11,8 @@ export interface RetentionState {
   deleted: boolean;
   held: boolean;
   status?: string;
+  objectClass?: string;
+  ownerEntityType?: string;
   retentionExpiresAt?: string;
 }
 

@@ -2,7 +2,8 @@ import { Migration } from "@mikro-orm/migrations";
 
 /**
  * The initial schema. Every index starts with tenant_id: every query is scoped by tenant, and a
- * tenant's rows then sit together in the index.
+ * tenant's rows then sit together in the index. The one exception is `stored_objects_expiry`:
+ * the retention sweep is the only query that runs across tenants, by deadline.
  */
 export class InitialSchema extends Migration {
   override async up(): Promise<void> {
