@@ -3,6 +3,7 @@ import {
   ApplicationFailure,
   condition,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
 } from "@temporalio/workflow";
@@ -29,13 +30,16 @@ function msUntil(iso: string): number {
  */
 export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleResult> {
   const ref = { tenantId: input.tenantId, objectId: input.objectId };
-  const acts = proxyActivities<LifecycleActivities>({
+  // Short database steps run as local activities: no round trip through the Temporal server per
+  // step, which is most of the latency between complete and READY. The scan stays a regular
+  // activity: it is long, heartbeats, and must move to another worker when its worker dies.
+  const acts = proxyLocalActivities<LifecycleActivities>({
     startToCloseTimeout: "1 minute",
     retry: { initialInterval: "500ms", backoffCoefficient: 2, maximumInterval: "30s" },
   });
   // The complete Update answers a waiting caller: a dead dependency must become a quick
   // `unavailable` (the client retries complete), not an Update that hangs on retries.
-  const answer = proxyActivities<LifecycleActivities>({
+  const answer = proxyLocalActivities<LifecycleActivities>({
     startToCloseTimeout: "20 seconds",
     retry: { initialInterval: "300ms", backoffCoefficient: 2, maximumAttempts: 3 },
   });

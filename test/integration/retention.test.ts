@@ -130,11 +130,11 @@ describe("replacement of photos and logos", () => {
     await Promise.all([1, 2, 3, 4, 5].map((i) => uploadThrough(token, photo("racing", png(i, i)))));
     const list = await rest("GET", "/api/v1/uploads?ownerEntityType=User&ownerEntityId=racing&isCurrent=true", { token });
     expect(list.body.storedObjects).toHaveLength(1);
-    const [latest] = await sql<{ id: string }>(
-      "select id from stored_objects where owner_entity_id = 'racing' and tenant_id = ? order by ready_at desc limit 1",
+    const rows = await sql<{ id: string; is_current: boolean; ready_at: string; retention_policy: string }>(
+      "select id, is_current, ready_at, retention_policy from stored_objects where owner_entity_id = 'racing' and tenant_id = ? order by ready_at desc",
       [list.body.storedObjects[0].storageKey.split("/")[1]],
     );
-    expect(list.body.storedObjects[0].id).toBe(latest.id);
+    expect(list.body.storedObjects[0].id, JSON.stringify(rows, null, 1)).toBe(rows[0].id);
   });
 
   it("restores a superseded photo; the file it displaces becomes superseded", async () => {

@@ -21,6 +21,9 @@ export async function finishScanActivity(deps: ActivityDeps, ref: ObjectRef, res
     if (!result.passed) return;
     if (rules.replaceable) {
       superseded = await makeCurrent(em, row, retentionDeadline("SUPERSEDED_30D", now, deps.retention)!, now);
+      // Stamped under the owner's lock: readyAt orders racing uploads as the lock did, so the
+      // current file is always the one that became READY last.
+      await em.execute("update stored_objects set ready_at = clock_timestamp() where tenant_id = ? and id = ?", [row.tenantId, row.id]);
     }
     else await em.nativeUpdate(StoredObjectRow, { tenantId: row.tenantId, id: row.id }, { isCurrent: true });
   });
