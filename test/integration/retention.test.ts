@@ -194,7 +194,7 @@ describe("the sweep", () => {
 });
 
 describe("workers come and go", () => {
-  it("a worker restarted while timers are pending loses no expiry", async () => {
+  it("a worker restarted while timers are pending loses no expiry", { timeout: 90_000 }, async () => {
     const token = await tokenFor(uniqueTenant());
     const object = await uploadThrough(token, importFile());
     await control("worker", "kill");
@@ -204,7 +204,9 @@ describe("workers come and go", () => {
     } finally {
       await control("worker", "start");
     }
-    await waitForGone(token, object.id, 15_000);
+    // The timer fired while no worker ran; its task waits for the sticky-queue timeout, then the
+    // new worker replays the history and expires the object.
+    await waitForGone(token, object.id, 45_000);
     expect((await auditActions(object.id)).filter((a) => a === "OBJECT_EXPIRED")).toHaveLength(1);
   });
 
