@@ -20,12 +20,19 @@ export function encodePageToken(cursor: Cursor, filterKey: string): string {
   return btoa(json).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function decodePageToken(token: string, filterKey: string): Cursor | undefined {
   if (!token) return undefined;
   try {
     const json = JSON.parse(atob(token.replaceAll("-", "+").replaceAll("_", "/"))) as { c: string; i: string; f: string };
     const createdAt = new Date(json.c);
-    if (typeof json.i !== "string" || Number.isNaN(createdAt.getTime())) throw new Error("bad cursor");
+    // Only what encodePageToken can have written: a row id (every paged table has UUID ids) and
+    // a time PostgreSQL reads back (toISOString writes years past 9999 as "+010000-...").
+    const year = createdAt.getUTCFullYear();
+    if (typeof json.i !== "string" || !UUID.test(json.i) || Number.isNaN(createdAt.getTime()) || year < 1 || year > 9999) {
+      throw new Error("bad cursor");
+    }
     if (json.f !== filterKey) throw new Error("token of another query");
     return { createdAt, id: json.i };
   } catch {

@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { png } from "../fixtures/files/index.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { control } from "../support/control.js";
-import { sleep, sql } from "../support/stack-access.js";
+import { sleep, sql, withTemporal } from "../support/stack-access.js";
 import { initiate, uploadThrough } from "../support/uploads.js";
 import { WebhookReceiver } from "../support/webhook-receiver.js";
 
@@ -240,5 +243,91 @@ describe("webhook endpoints through the JSON API", () => {
     const token = await tokenFor(uniqueTenant("wh"), { perms: ["stored_object:READ"] });
     const res = await rest("GET", "/api/v1/webhook-endpoints", { token });
     expect(res.status).toBe(403);
+  });
+});
+
+/**
+ * A receiver that holds the first request open (no answer) until `release()`, and answers every
+ * later request 200 at once. Every request is recorded, verified, when its body has arrived.
+ */
+async function holdingReceiver() {
+  const received: { id: string; type?: string; verifyError?: string }[] = [];
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const state = { secret: "" };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+      const entry: (typeof received)[number] = { id: headers["webhook-id"] ?? "" };
+      try {
+        entry.type = (new Webhook(state.secret).verify(Buffer.concat(chunks).toString("utf8"), headers) as { type: string }).type;
+      } catch (error) {
+        entry.verifyError = (error as Error).message;
+      }
+      received.push(entry);
+      // The first request waits for the test; by then its sender is usually dead (ignored).
+      if (received.length === 1) void released.then(() => res.writeHead(200).end());
+      else res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  const close = async () => {
+    release();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { received, release, state, url, close };
+}
+
+describe("a worker killed during a delivery", () => {
+  // The killed attempt is retried once its activity's start-to-close timeout passes (the HTTP
+  // timeout + 30 s: 40 s with the test settings), then after WEBHOOK_RETRY_INITIAL_SECONDS (1 s).
+  // Nothing below waits for a duration: each step waits for the state the previous one causes.
+  it("a POST in flight when the worker dies is retried after the restart with the same webhook-id, and the event is delivered exactly once", { timeout: 240_000 }, async () => {
+    const token = await tokenFor(uniqueTenant("wh"));
+    const target = await holdingReceiver();
+    try {
+      const created = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: target.url, eventTypes: ["upload.initiated"] } });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      target.state.secret = created.body.secret;
+      const endpointId = created.body.webhookEndpoint.id;
+
+      await initiate(token, document("in-flight"));
+      // The first POST has arrived and is held open: the attempt is in flight in the worker.
+      const deadline = Date.now() + 60_000;
+      while (target.received.length === 0) {
+        if (Date.now() > deadline) throw new Error("the first webhook POST never arrived");
+        await sleep(100);
+      }
+      await control("worker", "kill");
+      try {
+        // The killed attempt recorded nothing: the POST was in flight, unanswered, when it died.
+        const [pending] = await deliveriesOf(endpointId);
+        expect(pending).toMatchObject({ status: "PENDING", attempts: 0, last_status_code: null, last_error: null });
+      } finally {
+        await control("worker", "start");
+      }
+      target.release();
+
+      // The delivery's workflow ends only once the delivery ended: after it, no attempt can follow.
+      const [row] = await deliveriesOf(endpointId);
+      const result = await withTemporal((client) => client.workflow.getHandle(`webhook-${row.id}`).result());
+      expect(result).toEqual({ status: "DELIVERED" });
+
+      const rows = await deliveriesOf(endpointId);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ id: row.id, event_type: "upload.initiated", status: "DELIVERED", last_status_code: 200 });
+      // At least the held POST and its retry, every one of them this event's, validly signed,
+      // with the delivery's id: a consumer deduplicating on webhook-id sees it exactly once.
+      expect(target.received.length).toBeGreaterThanOrEqual(2);
+      expect(target.received.map((r) => r.verifyError)).toEqual(target.received.map(() => undefined));
+      expect(new Set(target.received.map((r) => r.type))).toEqual(new Set(["upload.initiated"]));
+      expect(new Set(target.received.map((r) => r.id))).toEqual(new Set([row.id]));
+    } finally {
+      await target.close();
+    }
   });
 });
