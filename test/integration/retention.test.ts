@@ -194,7 +194,7 @@ describe("the sweep", () => {
 });
 
 describe("workers come and go", () => {
-  it("a worker restarted while timers are pending loses no expiry", { timeout: 90_000 }, async () => {
+  it("a worker restarted while timers are pending loses no expiry", { timeout: 150_000 }, async () => {
     const token = await tokenFor(uniqueTenant());
     const object = await uploadThrough(token, importFile());
     await control("worker", "kill");
@@ -206,7 +206,7 @@ describe("workers come and go", () => {
     }
     // The timer fired while no worker ran; its task waits for the sticky-queue timeout, then the
     // new worker replays the history and expires the object.
-    await waitForGone(token, object.id, 45_000);
+    await waitForGone(token, object.id, 90_000);
     expect((await auditActions(object.id)).filter((a) => a === "OBJECT_EXPIRED")).toHaveLength(1);
   });
 
