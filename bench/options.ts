@@ -11,7 +11,10 @@ export interface BenchOptions {
   resolveSeconds: number;
   customers: number;
   filterRuns: number;
+  /** "seed": rows inserted, workflows started as a retention change; "flow": the full upload flow. */
+  timerMode: "seed" | "flow";
   timerObjects: number;
+  /** Flow mode only: RETENTION_IMPORT_ARTIFACT_SECONDS of the stack (seed mode sets deadlines itself). */
   timerRetentionSeconds: number;
   /** Group names to run; empty runs all. */
   only: string[];
@@ -24,6 +27,8 @@ export function readOptions(env: Record<string, string | undefined>): BenchOptio
     if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name}: must be a whole number ≥ 1, got "${raw}"`);
     return Number(raw);
   };
+  const timerMode = (env.BENCH_TIMER_MODE?.trim() || "seed") as BenchOptions["timerMode"];
+  if (timerMode !== "seed" && timerMode !== "flow") throw new Error(`BENCH_TIMER_MODE: "seed" or "flow", got "${timerMode}"`);
   return {
     initiateCalls: int("BENCH_INITIATE_CALLS", 300),
     concurrency: int("BENCH_CONCURRENCY", 16),
@@ -36,7 +41,8 @@ export function readOptions(env: Record<string, string | undefined>): BenchOptio
     resolveSeconds: int("BENCH_RESOLVE_SECONDS", 2),
     customers: int("BENCH_CUSTOMERS", 200_000),
     filterRuns: int("BENCH_FILTER_RUNS", 50),
-    timerObjects: int("BENCH_TIMER_OBJECTS", 300),
+    timerMode,
+    timerObjects: int("BENCH_TIMER_OBJECTS", timerMode === "seed" ? 1_500 : 300),
     timerRetentionSeconds: int("BENCH_TIMER_RETENTION_SECONDS", 20),
     only: (env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean),
   };

@@ -18,8 +18,15 @@
  *   BENCH_RESOLVE_SECONDS=2           length of each resolveForCreate round
  *   BENCH_CUSTOMERS=200000            customers of the filter query (1000000: the issue's size)
  *   BENCH_FILTER_RUNS=50              runs of each filter query variant
- *   BENCH_TIMER_OBJECTS=300           IMPORT_FILE objects held by retention timers
- *   BENCH_TIMER_RETENTION_SECONDS=20  their retention (RETENTION_IMPORT_ARTIFACT_SECONDS)
+ *   BENCH_TIMER_MODE=seed             how the timers group makes its READY IMPORT_FILE objects:
+ *                                     seed = rows inserted with one INSERT, an object in MinIO for
+ *                                     each, workflows started as a retention change starts them
+ *                                     (20-35 armed timers/s here, bounded by Temporal's SQLite);
+ *                                     flow = the full upload flow, under 10 objects/s here
+ *   BENCH_TIMER_OBJECTS=1500          objects held by retention timers (flow mode: 300). The
+ *                                     issue's 10000 takes about 18 minutes in seed mode here
+ *   BENCH_TIMER_RETENTION_SECONDS=20  flow mode: their retention (RETENTION_IMPORT_ARTIFACT_SECONDS);
+ *                                     seed mode sets deadlines after the seeding a pilot predicts
  *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, fields, filter,
  *                                     timers (without a stack group, no stack is started)
  *   BENCH_KEEP_DATA=1                 keep .bench-data/run-<pid> (logs) after the run
