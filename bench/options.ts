@@ -14,6 +14,8 @@ export interface BenchOptions {
   /** "seed": rows inserted, workflows started as a retention change; "flow": the full upload flow. */
   timerMode: "seed" | "flow";
   timerObjects: number;
+  /** Uploads of the load group. */
+  loadUploads: number;
   /** Flow mode only: RETENTION_IMPORT_ARTIFACT_SECONDS of the stack (seed mode sets deadlines itself). */
   timerRetentionSeconds: number;
   /** Group names to run; empty runs all. */
@@ -43,6 +45,7 @@ export function readOptions(env: Record<string, string | undefined>): BenchOptio
     filterRuns: int("BENCH_FILTER_RUNS", 50),
     timerMode,
     timerObjects: int("BENCH_TIMER_OBJECTS", timerMode === "seed" ? 1_500 : 300),
+    loadUploads: int("BENCH_LOAD_UPLOADS", 1_000),
     timerRetentionSeconds: int("BENCH_TIMER_RETENTION_SECONDS", 20),
     only: (env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean),
   };

@@ -27,7 +27,8 @@
  *                                     issue's 10000 takes about 18 minutes in seed mode here
  *   BENCH_TIMER_RETENTION_SECONDS=20  flow mode: their retention (RETENTION_IMPORT_ARTIFACT_SECONDS);
  *                                     seed mode sets deadlines after the seeding a pilot predicts
- *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, fields, filter,
+ *   BENCH_LOAD_UPLOADS=1000           mixed uploads of the load group (valid and invalid, full flow)
+ *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, fields, filter, load,
  *                                     timers (without a stack group, no stack is started)
  *   BENCH_KEEP_DATA=1                 keep .bench-data/run-<pid> (logs) after the run
  */
@@ -44,12 +45,13 @@ import { filterQuery } from "./filter-query.js";
 import { describeMachine, machineLine } from "./machine.js";
 import { readOptions, type BenchOptions } from "./options.js";
 import { retentionTimers } from "./retention-timers.js";
+import { load } from "./load.js";
 import { scanLatency } from "./scan-latency.js";
 import { startBenchStack, type BenchStack } from "./stack.js";
 import { progress } from "./support.js";
 import { markdownTable, textTable } from "./table.js";
 
-const GROUPS: BenchGroup[] = [apiLatency, dataPath, scanLatency, csvScan, customFields, filterQuery, retentionTimers];
+const GROUPS: BenchGroup[] = [apiLatency, dataPath, scanLatency, csvScan, customFields, filterQuery, load, retentionTimers];
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(benchDir);
