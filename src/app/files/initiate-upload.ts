@@ -1,5 +1,4 @@
 import { StoredObjectRow } from "../../adapters/postgres/entities/stored-object.js";
-import { UploadSessionRow } from "../../adapters/postgres/entities/upload-session.js";
 import type { PresignedUpload } from "../../domain/files/object-storage.js";
 import { retentionDeadline } from "../../domain/files/retention.js";
 import { storageKeyFor } from "../../domain/files/storage-key.js";
@@ -7,6 +6,7 @@ import type { Actor, StoredObjectView } from "../../domain/files/stored-object.j
 import { lifecycleWorkflowId } from "../../domain/files/stored-object.js";
 import { checkUploadDeclaration, normalizeContentType, type UploadDeclaration } from "../../domain/files/upload-request.js";
 import type { FileStorageDeps } from "./deps.js";
+import { newUploadSession } from "./upload-session.js";
 
 export interface InitiateInput extends UploadDeclaration {
   contentMd5?: string;
@@ -60,16 +60,16 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
     createdAt: now,
     updatedAt: now,
   });
-  const session = Object.assign(new UploadSessionRow(), {
+  const session = newUploadSession({
     id: deps.newId(),
     tenantId: actor.tenantId,
     objectId,
     initiatedBy: actor.actorId,
-    presignExpiresAt: upload.expiresAt,
-    expectedContentType: contentType,
-    expectedFileSize: String(input.fileSize),
-    contentMd5: input.contentMd5 || null,
-    contentSha256: input.contentSha256 || null,
+    upload,
+    contentType,
+    fileSize: input.fileSize,
+    contentMd5: input.contentMd5,
+    contentSha256: input.contentSha256,
     policySnapshot: { ...rules, maxFileSizeBytes: Math.min(rules.maxSizeBytes, deps.storageConfig.maxFileSizeBytes) },
     createdAt: now,
   });

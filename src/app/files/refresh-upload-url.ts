@@ -1,8 +1,8 @@
-import { UploadSessionRow } from "../../adapters/postgres/entities/upload-session.js";
 import { AppError } from "../../domain/errors.js";
 import type { PresignedUpload } from "../../domain/files/object-storage.js";
 import type { Actor } from "../../domain/files/stored-object.js";
 import { findOrFail, type FileStorageDeps } from "./deps.js";
+import { newUploadSession } from "./upload-session.js";
 
 /** A fresh signed PUT URL for an object that is still PENDING_UPLOAD; audited. */
 export async function refreshUploadUrl(deps: FileStorageDeps, actor: Actor, objectId: string): Promise<PresignedUpload> {
@@ -23,16 +23,16 @@ export async function refreshUploadUrl(deps: FileStorageDeps, actor: Actor, obje
     },
     now,
   );
-  const session = Object.assign(new UploadSessionRow(), {
+  const session = newUploadSession({
     id: deps.newId(),
     tenantId: actor.tenantId,
     objectId,
     initiatedBy: actor.actorId,
-    presignExpiresAt: upload.expiresAt,
-    expectedContentType: object.contentType,
-    expectedFileSize: String(object.fileSize),
-    contentMd5: previous?.contentMd5 ?? null,
-    contentSha256: previous?.contentSha256 ?? null,
+    upload,
+    contentType: object.contentType,
+    fileSize: object.fileSize,
+    contentMd5: previous?.contentMd5,
+    contentSha256: previous?.contentSha256,
     policySnapshot: previous?.policySnapshot ?? {},
     createdAt: now,
   });
