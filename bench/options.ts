@@ -16,6 +16,12 @@ export interface BenchOptions {
   timerObjects: number;
   /** Uploads of the load group. */
   loadUploads: number;
+  /** uploads-peers: length of each engine's turn in a round (s). */
+  peerSeconds: number;
+  /** uploads-peers: rounds per file size; each round runs ours, tusd and direct PutObject in turn. */
+  peerRounds: number;
+  /** uploads-peers: sequential uploads per engine for the complete-to-READY latency. */
+  peerSequential: number;
   /** Flow mode only: RETENTION_IMPORT_ARTIFACT_SECONDS of the stack (seed mode sets deadlines itself). */
   timerRetentionSeconds: number;
   /** Group names to run; empty runs all. */
@@ -46,6 +52,9 @@ export function readOptions(env: Record<string, string | undefined>): BenchOptio
     timerMode,
     timerObjects: int("BENCH_TIMER_OBJECTS", timerMode === "seed" ? 1_500 : 300),
     loadUploads: int("BENCH_LOAD_UPLOADS", 1_000),
+    peerSeconds: int("BENCH_PEER_SECONDS", 5),
+    peerRounds: int("BENCH_PEER_ROUNDS", 3),
+    peerSequential: int("BENCH_PEER_SEQUENTIAL", 30),
     timerRetentionSeconds: int("BENCH_TIMER_RETENTION_SECONDS", 20),
     only: (env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean),
   };

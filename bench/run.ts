@@ -28,9 +28,17 @@
  *   BENCH_TIMER_RETENTION_SECONDS=20  flow mode: their retention (RETENTION_IMPORT_ARTIFACT_SECONDS);
  *                                     seed mode sets deadlines after the seeding a pilot predicts
  *   BENCH_LOAD_UPLOADS=1000           mixed uploads of the load group (valid and invalid, full flow)
+ *   BENCH_PEER_SECONDS=5              uploads-peers: length of each engine's turn (ours, tusd, direct
+ *                                     PutObject) in a round; turns alternate, the order rotating
+ *   BENCH_PEER_ROUNDS=3               uploads-peers: rounds per file size (100 KB PNG at 32 clients,
+ *                                     8 MiB PDF at 16); the defaults take about 2-3 minutes
+ *   BENCH_PEER_SEQUENTIAL=30          uploads-peers: sequential uploads per engine (complete-to-READY
+ *                                     p50/p99 against tusd's final PATCH)
  *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, fields, filter, load,
- *                                     timers (without a stack group, no stack is started)
+ *                                     uploads-peers, timers (without a stack group, no stack is started)
  *   BENCH_KEEP_DATA=1                 keep .bench-data/run-<pid> (logs) after the run
+ *   BENCH_CPU_PROF=dir                run the API server and the worker with --cpu-prof: each writes
+ *                                     a .cpuprofile into dir when the stack stops (pids are logged)
  */
 import { renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -47,11 +55,12 @@ import { readOptions, type BenchOptions } from "./options.js";
 import { retentionTimers } from "./retention-timers.js";
 import { load } from "./load.js";
 import { scanLatency } from "./scan-latency.js";
+import { uploadsPeers } from "./uploads-peers.js";
 import { startBenchStack, type BenchStack } from "./stack.js";
 import { progress } from "./support.js";
 import { markdownTable, textTable } from "./table.js";
 
-const GROUPS: BenchGroup[] = [apiLatency, dataPath, scanLatency, csvScan, customFields, filterQuery, load, retentionTimers];
+const GROUPS: BenchGroup[] = [apiLatency, dataPath, scanLatency, csvScan, customFields, filterQuery, load, uploadsPeers, retentionTimers];
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(benchDir);

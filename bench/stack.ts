@@ -44,6 +44,10 @@ export async function startBenchStack(root: string, overrides: Record<string, st
     const { startStack } = await loadStack();
     stack = await startStack({ projectRoot: root, dataDir, env: clean, ports: "free", log: () => undefined });
     const port = await findFreePort();
+    // BENCH_CPU_PROF=dir: the API and the worker write V8 CPU profiles there when they exit
+    // (NODE_OPTIONS reaches both; the file names carry the pid, logged below).
+    const profileDir = process.env.BENCH_CPU_PROF?.trim() ? path.resolve(process.env.BENCH_CPU_PROF.trim()) : undefined;
+    if (profileDir) mkdirSync(profileDir, { recursive: true });
     const env: Record<string, string> = {
       ...clean,
       ...stack.env,
@@ -53,12 +57,14 @@ export async function startBenchStack(root: string, overrides: Record<string, st
       LOG_LEVEL: "info",
       TEMPORAL_TASK_QUEUE: `bench-${process.pid}`,
       SHUTDOWN_GRACE_SECONDS: "3",
+      ...(profileDir ? { NODE_OPTIONS: `${clean.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir="${profileDir}"`.trim() } : {}),
       ...overrides,
     };
     supervisor = new ProcessSupervisor(root, env, path.join(dataDir, "logs"));
     progress("starting the API server and the worker (logs in " + path.join(dataDir, "logs") + ")");
     await supervisor.startApi();
     await supervisor.startWorker();
+    if (profileDir) progress(`CPU profiles go to ${profileDir} when the stack stops: API pid ${childPid("src/main/server.ts")}, worker pid ${childPid("src/main/worker.ts")}`);
     return { apiUrl: `http://127.0.0.1:${port}`, env, dataDir, workerRssMb, stop };
   } catch (error) {
     await stop();
@@ -67,17 +73,18 @@ export async function startBenchStack(root: string, overrides: Record<string, st
 }
 
 /**
- * The supervisor keeps its children private, so the worker is found as this process's child
- * running src/main/worker.ts (spawned directly with node, so the pid is the worker itself).
+ * The supervisor keeps its children private, so the worker (the API) is found as this process's
+ * child running src/main/worker.ts (src/main/server.ts), spawned directly with node, so the pid is
+ * the process itself. bench/proc-cpu.ts finds the stack's processes the same way.
  */
-function workerPid(): number | undefined {
+function childPid(entry: string): number | undefined {
   const lines = execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(process.pid)], { encoding: "utf8" }).split("\n");
-  const line = lines.find((l) => l.includes("src/main/worker.ts"));
+  const line = lines.find((l) => l.includes(entry));
   return line ? Number(line.trim().split(/\s+/)[0]) : undefined;
 }
 
 function workerRssMb(): number | undefined {
-  const pid = workerPid();
+  const pid = childPid("src/main/worker.ts");
   if (pid === undefined) return undefined;
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return match ? Number(match[1]) / 1024 : undefined;

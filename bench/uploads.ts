@@ -50,3 +50,8 @@ export async function uploadThrough(api: Api, spec: UploadSpec): Promise<StoredO
   await put(started, spec.bytes);
   return complete(api, started.storedObject.id);
 }
+
+/** The object as it is now (GetUpload). */
+export async function getUpload(api: Api, objectId: string): Promise<StoredObject> {
+  return (await rest<{ storedObject: StoredObject }>(api, "GET", `/api/v1/uploads/${objectId}`)).storedObject;
+}

@@ -50,13 +50,29 @@ export interface Config {
   retention: RetentionConfig;
   customFieldsCacheTtlSeconds: number;
   completeWaitTimeoutSeconds: number;
-  /** Scan activity limits: a worker that dies mid-scan is noticed after the heartbeat timeout. */
-  scan: { timeoutSeconds: number; heartbeatTimeoutSeconds: number };
+  /**
+   * Scan limits: a worker that dies mid-scan is noticed after the heartbeat timeout. Images and
+   * PDFs up to `inlineMaxBytes` are scanned inside complete (their checks read a bounded head
+   * and tail); the rest by the scan activity.
+   */
+  scan: { timeoutSeconds: number; heartbeatTimeoutSeconds: number; inlineMaxBytes: number };
+  worker: WorkerConfig;
   maxRequestBodyBytes: number;
   shutdownGraceSeconds: number;
   webhooks: WebhookConfig;
   /** OTLP/HTTP endpoint for traces; tracing is off without it. */
   otlpEndpoint?: string;
+}
+
+export interface WorkerConfig {
+  /** Whether this worker creates the retention-sweep and webhook-dispatch schedules. */
+  schedules: boolean;
+  /** Test-only: fail each workflow task once after each lifecycle step (refused in production). */
+  faultInjection: boolean;
+  maxCachedWorkflows?: number;
+  maxConcurrentWorkflowTaskExecutions?: number;
+  maxConcurrentLocalActivityExecutions?: number;
+  maxConcurrentActivityTaskExecutions?: number;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +163,21 @@ function parseAuth(env: Env, production: boolean): Config["auth"] {
   return { jwksUrl, hs256Secret: secret };
 }
 
+function parseWorker(env: Env, production: boolean): WorkerConfig {
+  const faults = optional(env, "FAULT_INJECTION");
+  if (faults !== undefined && faults !== "workflow-tasks") throw new ConfigError("FAULT_INJECTION", `must be "workflow-tasks", got "${faults}"`);
+  if (faults && production) throw new ConfigError("FAULT_INJECTION", "is refused when NODE_ENV=production");
+  const maybe = (name: string) => (optional(env, name) === undefined ? undefined : integer(env, name, 1));
+  return {
+    schedules: boolean(env, "WORKER_SCHEDULES", true),
+    faultInjection: faults === "workflow-tasks",
+    maxCachedWorkflows: maybe("WORKER_MAX_CACHED_WORKFLOWS"),
+    maxConcurrentWorkflowTaskExecutions: maybe("WORKER_MAX_CONCURRENT_WORKFLOW_TASKS"),
+    maxConcurrentLocalActivityExecutions: maybe("WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES"),
+    maxConcurrentActivityTaskExecutions: maybe("WORKER_MAX_CONCURRENT_ACTIVITIES"),
+  };
+}
+
 function parseWebhooks(env: Env, production: boolean): WebhookConfig {
   return {
     allowPrivateUrls: boolean(env, "WEBHOOK_ALLOW_PRIVATE_URLS", !production),
@@ -182,7 +213,9 @@ export function parseConfig(env: Env): Config {
     scan: {
       timeoutSeconds: integer(env, "SCAN_TIMEOUT_SECONDS", 600),
       heartbeatTimeoutSeconds: integer(env, "SCAN_HEARTBEAT_TIMEOUT_SECONDS", 30),
+      inlineMaxBytes: integer(env, "SCAN_INLINE_MAX_BYTES", 16 * 1024 * 1024, 0),
     },
+    worker: parseWorker(env, production),
     maxRequestBodyBytes: integer(env, "MAX_REQUEST_BODY_BYTES", 1_048_576),
     shutdownGraceSeconds: integer(env, "SHUTDOWN_GRACE_SECONDS", 20),
     webhooks: parseWebhooks(env, production),

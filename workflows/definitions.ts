@@ -1,14 +1,16 @@
 import { defineSignal, defineUpdate } from "@temporalio/workflow";
+import type { ObjectRef } from "../src/app/files/lifecycle/lifecycle-ports.js";
 import type { StoredObjectView } from "../src/domain/files/stored-object.js";
 
-export interface ObjectRef {
-  tenantId: string;
-  objectId: string;
-}
+export type { ObjectRef };
 
 export interface LifecycleInput extends ObjectRef {
-  /** "upload": a new object from initiate; "retention": restarted to keep a deadline. */
-  mode: "upload" | "retention";
+  /**
+   * "upload": started by initiate, the object is PENDING_UPLOAD until `pendingDeadline`;
+   * "resume": started again (a retention change, the sweep, complete finding no workflow): the
+   * workflow reads the object's state first.
+   */
+  mode: "upload" | "resume";
   /** When an upload that was never completed is abandoned (TEMP_UPLOAD_24H). */
   pendingDeadline?: string;
   timeouts: { scanSeconds: number; heartbeatSeconds: number };
@@ -23,12 +25,16 @@ export interface CompleteArgs {
   checksum?: string;
   actorId: string;
   requestId?: string;
+  /** Answer once the scan ended (READY or REJECTED), waiting at most this long. 0: at once. */
+  waitSeconds: number;
 }
 
+/** Complete: verifies the upload and, with `waitSeconds`, answers with the scan's outcome. */
 export const completeUpdate = defineUpdate<StoredObjectView, [CompleteArgs]>("complete");
-/** Answers once the scan has ended. */
-export const awaitScanUpdate = defineUpdate<StoredObjectView | null, []>("awaitScan");
-/** The object's retention changed (hold, release, superseded, restored): re-read and re-arm. */
+/**
+ * The object's persisted state changed outside the workflow (hold, release, delete, superseded,
+ * restored), or the sweep found it stuck: re-read it and act on what it is now.
+ */
 export const retentionChangedSignal = defineSignal<[]>("retentionChanged");
 
 export const LIFECYCLE_WORKFLOW = "objectLifecycle";

@@ -1,4 +1,5 @@
 import {
+  ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
   condition,
@@ -7,112 +8,160 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from "@temporalio/workflow";
-import type { LifecycleActivities } from "./activities/types.js";
-import {
-  awaitScanUpdate,
-  completeUpdate,
-  type LifecycleInput,
-  type LifecycleResult,
-  retentionChangedSignal,
-} from "./definitions.js";
+import { isOlderThan, type LifecycleState, phaseOf } from "../src/domain/files/lifecycle-state.js";
+import type { StoredObjectView } from "../src/domain/files/stored-object.js";
+import type { FaultPoint, LifecycleActivities } from "./activities/types.js";
+import { completeUpdate, type LifecycleInput, type LifecycleResult, retentionChangedSignal } from "./definitions.js";
 import { OBJECT_CLASS, OBJECT_STATUS, OWNER_ENTITY_TYPE } from "./search-attributes.js";
 
-type Phase = "pending" | "scanning" | "settled";
-
+/** At least 1 ms: a zero timeout would mean "no timeout". */
 function msUntil(iso: string): number {
-  return Math.max(0, new Date(iso).getTime() - Date.now());
+  return Math.max(1, new Date(iso).getTime() - Date.now());
+}
+
+/** A plain Error fails the workflow task (Temporal retries it); only the test switch asks for one. */
+function failTaskIf(step: { fault?: FaultPoint }, point: FaultPoint): void {
+  if (step.fault === point) throw new Error(`injected workflow task failure (${point})`);
 }
 
 /**
- * One workflow per stored object: it answers complete (an Update, so the caller gets a
- * synchronous answer), runs the scan, and holds the object's retention deadline as a durable
- * timer. Orchestration only: every read and write is an activity.
+ * One workflow per stored object, from initiate through scan to its retention deadline.
+ * Orchestration only: every read and write is an activity, and every activity answers with the
+ * object's persisted state after its step. The workflow acts on that state, never on whether a
+ * call was the first: activities, Update handlers and workflow tasks all run at least once.
  */
 export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleResult> {
   const ref = { tenantId: input.tenantId, objectId: input.objectId };
-  // Short database steps run as local activities: no round trip through the Temporal server per
-  // step, which is most of the latency between complete and READY. The scan stays a regular
-  // activity: it is long, heartbeats, and must move to another worker when its worker dies.
-  const acts = proxyLocalActivities<LifecycleActivities>({
+  // Short database steps run as local activities: no round trip through the Temporal server.
+  const steps = proxyLocalActivities<LifecycleActivities>({
     startToCloseTimeout: "1 minute",
     retry: { initialInterval: "500ms", backoffCoefficient: 2, maximumInterval: "30s" },
   });
-  // The complete Update answers a waiting caller: a dead dependency must become a quick
-  // `unavailable` (the client retries complete), not an Update that hangs on retries.
+  // Complete answers a waiting caller: a dead dependency must become a quick `unavailable`
+  // (the client retries complete), not an Update that hangs on retries.
   const answer = proxyLocalActivities<LifecycleActivities>({
     startToCloseTimeout: "20 seconds",
     retry: { initialInterval: "300ms", backoffCoefficient: 2, maximumAttempts: 3 },
   });
+  // The streaming scan (CSV, SVG, Office, large files): long, heartbeats, and must move to
+  // another worker when its worker dies.
   const scan = proxyActivities<LifecycleActivities>({
     startToCloseTimeout: `${input.timeouts.scanSeconds}s`,
     heartbeatTimeout: `${input.timeouts.heartbeatSeconds}s`,
     retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "1 minute", maximumAttempts: 20 },
   });
 
-  let phase = (input.mode === "upload" ? "pending" : "settled") as Phase;
-  let scanEnded = input.mode !== "upload";
-  let retentionChanged = false;
-  const setStatus = (status: string) => upsertSearchAttributes([{ key: OBJECT_STATUS, value: status }]);
+  let state: LifecycleState | undefined =
+    input.mode === "upload"
+      ? { exists: true, deleted: false, held: false, status: "PENDING_UPLOAD", retentionExpiresAt: input.pendingDeadline }
+      : undefined;
+  let object: StoredObjectView | undefined;
+  /** Something changed the row outside this workflow: re-read before the next decision. */
+  let stale = state === undefined;
+  /** The complete call that led to the scan, for the scan's audit entry. */
+  let completeRequestId: string | undefined;
+  let shownStatus = input.mode === "upload" ? "PENDING_UPLOAD" : undefined;
+
+  const adopt = (outcome: { state: LifecycleState; object?: StoredObjectView }) => {
+    if (state && isOlderThan(outcome.state, state)) return;
+    object = outcome.object;
+    // The same state read again is no change: waits keep their timers.
+    if (!state || JSON.stringify(outcome.state) !== JSON.stringify(state)) state = outcome.state;
+  };
+  const reload = async () => {
+    stale = false;
+    const loaded = await steps.loadLifecycleState(ref);
+    adopt(loaded);
+    failTaskIf(loaded, "after-step");
+  };
 
   setHandler(completeUpdate, async (args) => {
-    const verdict = await answer.completeUpload(ref, args).catch((error: unknown) => {
+    const outcome = await answer.verifyAndComplete(ref, args).catch((error: unknown) => {
       throw ApplicationFailure.nonRetryable(`a dependency is unavailable; retry complete: ${(error as Error).message}`, "DEPENDENCY_UNAVAILABLE");
     });
-    if (verdict.kind === "not_found") throw ApplicationFailure.nonRetryable("upload not found", "OBJECT_NOT_FOUND");
-    if (verdict.kind === "refused") {
-      if (verdict.objectDeleted) phase = "settled";
-      throw ApplicationFailure.nonRetryable(verdict.message, verdict.reason);
-    }
-    if (verdict.kind === "completed" && phase === "pending") {
-      phase = "scanning";
-      setStatus("SCANNING");
-    }
-    return verdict.object;
-  });
-  setHandler(awaitScanUpdate, async () => {
-    await condition(() => scanEnded);
-    return acts.loadObject(ref);
+    adopt(outcome);
+    failTaskIf(outcome, "after-step");
+    completeRequestId ??= args.requestId;
+    if (outcome.refusal) throw ApplicationFailure.nonRetryable(outcome.refusal.message, outcome.refusal.reason);
+    if (args.waitSeconds > 0) await condition(() => phaseOf(state!) !== "SCANNING", `${args.waitSeconds}s`);
+    failTaskIf(outcome, "after-update");
+    if (!object) throw ApplicationFailure.nonRetryable("upload not found", "OBJECT_NOT_FOUND");
+    return object;
   });
   setHandler(retentionChangedSignal, () => {
-    retentionChanged = true;
+    stale = true;
   });
 
-  if (phase === "pending") {
-    const moved = await condition(() => phase !== "pending", msUntil(input.pendingDeadline ?? new Date().toISOString()));
-    if (!moved) await acts.expireObject(ref);
-  }
-  if (phase === "scanning") {
-    const result = await scan.scanObject(ref);
-    const { status } = await acts.finishScan(ref, result);
-    setStatus(status);
-  }
-  scanEnded = true;
-
-  let described = input.mode === "upload";
   for (;;) {
-    const state = await acts.loadRetentionState(ref);
-    if (!described && state.exists) {
-      // Restarted for retention: the start knew only the tenant; the UI filters on the rest too.
-      described = true;
-      upsertSearchAttributes([
-        { key: OBJECT_STATUS, value: state.status ?? "" },
-        { key: OBJECT_CLASS, value: state.objectClass ?? "" },
-        { key: OWNER_ENTITY_TYPE, value: state.ownerEntityType ?? "" },
-      ]);
-    }
-    if (!state.exists || state.deleted) {
+    if (stale || !state) await reload();
+    const current = state!;
+    const phase = phaseOf(current);
+    if (phase === "GONE") {
       await condition(allHandlersFinished);
-      return { outcome: "DELETED", status: state.status };
+      return { outcome: "DELETED", status: current.status };
     }
-    if (state.held || !state.retentionExpiresAt) {
-      // Nothing to wait for: the workflow ends, and a later change starts it again.
-      await condition(allHandlersFinished);
-      if (!retentionChanged) return { outcome: "SETTLED", status: state.status };
-      retentionChanged = false;
+    if (phase === "PENDING") {
+      // Held: never abandoned while the hold lasts; a release signals.
+      const deadline = current.held ? undefined : current.retentionExpiresAt;
+      const moved = await condition(() => stale || state !== current, deadline ? msUntil(deadline) : undefined);
+      if (!moved) await expire();
       continue;
     }
-    retentionChanged = false;
-    const changed = await condition(() => retentionChanged, msUntil(state.retentionExpiresAt));
-    if (!changed) await acts.expireObject(ref);
+    if (phase === "SCANNING") {
+      await runScan();
+      continue;
+    }
+    describe(current);
+    if (current.held || !current.retentionExpiresAt) {
+      // Nothing to wait for: the workflow ends, and a later change starts it again.
+      await condition(allHandlersFinished);
+      if (!stale) return { outcome: "SETTLED", status: current.status };
+      continue;
+    }
+    const changed = await condition(() => stale || state !== current, msUntil(current.retentionExpiresAt));
+    if (!changed) await expire();
+  }
+
+  async function expire(): Promise<void> {
+    stale = false;
+    const outcome = await steps.expireObject(ref);
+    adopt(outcome);
+    failTaskIf(outcome, "after-step");
+  }
+
+  async function runScan(): Promise<void> {
+    let result;
+    try {
+      result = await scan.scanObject(ref);
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
+      // Every attempt failed (storage down for long): wait for the sweep to re-drive the object.
+      await condition(() => stale);
+      return;
+    }
+    if (!result) {
+      stale = true;
+      return;
+    }
+    stale = false;
+    const finished = await steps.finishScan(ref, result, completeRequestId);
+    adopt(finished);
+    failTaskIf(finished, "after-step");
+  }
+
+  /** Search attributes: set at start, upserted once when the status settles (or on a resume). */
+  function describe(current: LifecycleState): void {
+    if (shownStatus === current.status) return;
+    const resumed = shownStatus === undefined;
+    shownStatus = current.status;
+    upsertSearchAttributes([
+      { key: OBJECT_STATUS, value: current.status ?? "" },
+      ...(resumed
+        ? [
+            { key: OBJECT_CLASS, value: current.objectClass ?? "" },
+            { key: OWNER_ENTITY_TYPE, value: current.ownerEntityType ?? "" },
+          ]
+        : []),
+    ]);
   }
 }

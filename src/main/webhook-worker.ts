@@ -13,7 +13,7 @@ import type { WebhookActivities } from "../../workflows/activities/webhook-types
 export async function createWebhookWorker(config: Config, orm: MikroORM): Promise<{ activities: WebhookActivities; close(): Promise<void> }> {
   const { address, namespace, taskQueue } = config.temporal;
   const settings = config.webhooks;
-  await ensureWebhookDispatchSchedule(address, namespace, taskQueue, settings.dispatchIntervalSeconds, { batchSize: 200, maxBatches: 50 });
+  if (config.worker.schedules) await ensureWebhookDispatchSchedule(address, namespace, taskQueue, settings.dispatchIntervalSeconds, { batchSize: 200, maxBatches: 50 });
   const deliveries = await WebhookDeliveryClient.connect(address, namespace, taskQueue, {
     initialSeconds: settings.retryInitialSeconds,
     totalHours: settings.retryTotalHours,

@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import { DefaultLogger, type LogEntry, type LogLevel, NativeConnection, Runtime, Worker } from "@temporalio/worker";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -6,10 +5,12 @@ import { openDatabase } from "../adapters/postgres/orm.js";
 import { StoredObjectStore } from "../adapters/postgres/stored-object-store.js";
 import { createS3Client, createS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
 import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
-import { createActivities } from "../../workflows/activities/create-activities.js";
+import { FaultInjector } from "../../workflows/activities/fault-injection.js";
+import { createLifecycleActivities } from "../../workflows/activities/lifecycle-activities.js";
 import { createSweepActivities } from "../../workflows/activities/sweep-activities.js";
 import { ensureSweepSchedule } from "../adapters/temporal/sweep-schedule.js";
 import { createWebhookWorker } from "./webhook-worker.js";
+import { workflowBundlerOptions, workflowsPath } from "./workflow-bundle.js";
 import { temporalClientInterceptors, temporalWorkerTracing } from "../observability/temporal-tracing.js";
 import type { Tracing } from "../observability/tracing.js";
 
@@ -19,9 +20,6 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-const require = createRequire(import.meta.url);
-
-/** The Temporal worker: workflows bundled from workflows/, activities given their adapters. */
 let runtimeInstalled = false;
 
 /**
@@ -39,7 +37,10 @@ function installRuntime(logger: Logger, level: string): void {
   Runtime.install({ logger: new DefaultLogger(level === "debug" ? "DEBUG" : "WARN", toLogger) });
 }
 
-/** `tracing`: the process's (its owner shuts it down), continued in workflows and activities. */
+/**
+ * The Temporal worker: workflows bundled from workflows/, activities given their adapters.
+ * `tracing`: the process's (its owner shuts it down), continued in workflows and activities.
+ */
 export async function startWorker(config: Config, logger: Logger, tracing?: Tracing): Promise<RunningWorker> {
   installRuntime(logger, config.logLevel);
   const orm = await openDatabase(config.databaseUrl);
@@ -49,35 +50,46 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
     scanSeconds: config.scan.timeoutSeconds,
     heartbeatSeconds: config.scan.heartbeatTimeoutSeconds,
   }, temporalClientInterceptors(tracing));
-  const store = new StoredObjectStore(orm);
+  const objects = new StoredObjectStore(orm);
   const now = () => new Date();
-  await ensureSweepSchedule(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, config.retention.sweepIntervalSeconds, {
-    batchSize: 100,
-    maxBatches: 1000,
-    orphanMinAgeSeconds: config.storage.presignUploadExpirySeconds,
-  });
+  if (config.worker.schedules) {
+    await ensureSweepSchedule(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, config.retention.sweepIntervalSeconds, {
+      batchSize: 100,
+      maxBatches: 1000,
+      orphanMinAgeSeconds: config.storage.presignUploadExpirySeconds,
+    });
+  }
   const webhooks = await createWebhookWorker(config, orm);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    workflowsPath: require.resolve("../../workflows/index.ts"),
-    bundlerOptions: {
-      // Sources import with ".js" specifiers (NodeNext); the bundler must find the ".ts" files.
-      webpackConfigHook: (webpackConfig) => {
-        webpackConfig.resolve = { ...webpackConfig.resolve, extensionAlias: { ".js": [".ts", ".js"] } };
-        return webpackConfig;
-      },
-    },
+    workflowsPath,
+    bundlerOptions: workflowBundlerOptions,
     activities: {
-      ...createActivities({ store, storage, retention: config.retention, retentionChanged: (ref) => lifecycle.retentionChanged(ref), now }),
-      ...createSweepActivities({ store, storage, workflowRunning: (tenantId, objectId) => lifecycle.isRunning({ tenantId, objectId }), now }),
+      ...createLifecycleActivities(
+        { objects, storage, retention: config.retention, inlineScanMaxBytes: config.scan.inlineMaxBytes, retentionChanged: (ref) => lifecycle.retentionChanged(ref), now },
+        config.worker.faultInjection ? new FaultInjector() : undefined,
+      ),
+      ...createSweepActivities({
+        objects,
+        storage,
+        workflowRunning: (ref) => lifecycle.isRunning(ref),
+        redrive: (ref) => lifecycle.retentionChanged(ref),
+        scanDeadlineSeconds: config.scan.timeoutSeconds + 60,
+        now,
+      }),
       ...webhooks.activities,
     },
     shutdownGraceTime: `${config.shutdownGraceSeconds}s`,
+    maxCachedWorkflows: config.worker.maxCachedWorkflows,
+    maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,
+    maxConcurrentLocalActivityExecutions: config.worker.maxConcurrentLocalActivityExecutions,
+    maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivityTaskExecutions,
     ...temporalWorkerTracing(tracing),
   });
+  if (config.worker.faultInjection) logger.warn("FAULT_INJECTION=workflow-tasks: every lifecycle step fails its workflow task once");
   logger.info({ taskQueue: config.temporal.taskQueue }, "worker started");
   const done = worker.run().finally(async () => {
     await Promise.allSettled([orm.close(), lifecycle.close(), webhooks.close(), connection.close(), Promise.resolve(s3.destroy())]);

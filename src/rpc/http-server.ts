@@ -1,4 +1,4 @@
-import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import http, { type IncomingMessage, ServerResponse } from "node:http";
 import http2, { type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from "node:http2";
 import net, { type AddressInfo, type Socket } from "node:net";
 import type { Logger } from "pino";
@@ -36,7 +36,19 @@ function writeJson(res: Res, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-function dispatcher(options: HttpServerOptions, inFlight: { count: number }): RequestHandler {
+/** Calls in flight; once draining, their responses close their connections (no keep-alive). */
+interface InFlight {
+  count: number;
+  draining: boolean;
+  responses: Set<Res>;
+}
+
+/** A client must not pool a connection to a process that is going away. */
+function closeAfterResponse(res: Res): void {
+  if (res instanceof ServerResponse && !res.headersSent) res.shouldKeepAlive = false;
+}
+
+function dispatcher(options: HttpServerOptions, inFlight: InFlight): RequestHandler {
   const { logger, restPrefix } = options;
   return async (req, res) => {
     const given = req.headers["x-request-id"];
@@ -46,8 +58,11 @@ function dispatcher(options: HttpServerOptions, inFlight: { count: number }): Re
     const started = performance.now();
     const trace: TraceIdSlot = {};
     inFlight.count++;
+    inFlight.responses.add(res);
+    if (inFlight.draining) closeAfterResponse(res);
     res.once("close", () => {
       inFlight.count--;
+      inFlight.responses.delete(res);
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
       logger.info({ requestId, traceId: trace.traceId, method: req.method, path: req.url, status: res.statusCode, durationMs }, "request");
     });
@@ -77,7 +92,7 @@ function dispatcher(options: HttpServerOptions, inFlight: { count: number }): Re
  * first bytes of a connection tell which: only HTTP/2 starts with the "PRI *" preface.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const inFlight = { count: 0 };
+  const inFlight: InFlight = { count: 0, draining: false, responses: new Set() };
   const handle = dispatcher(options, inFlight);
   const h1 = http.createServer((req, res) => void handle(req, res));
   const h2 = http2.createServer({}, (req, res) => void handle(req, res));
@@ -106,6 +121,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     address: server.address() as AddressInfo,
     async close(graceMs) {
       server.close();
+      inFlight.draining = true;
+      for (const res of inFlight.responses) closeAfterResponse(res);
       for (const session of sessions) session.close();
       h1.closeIdleConnections();
       const deadline = Date.now() + graceMs;

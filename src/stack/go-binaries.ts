@@ -1,23 +1,32 @@
 /**
- * The Temporal CLI (which embeds the dev server) and MinIO are Go programs. We use one already
- * on PATH, else one built earlier into `<projectRoot>/.tools/bin`, else build it from source with
- * `go install`. Prebuilt binaries are never downloaded: building from the Go module proxy is the
- * only way that works on every machine this project runs on.
+ * The Temporal CLI (which embeds the dev server), MinIO and tusd (the tus reference server, a
+ * peer of the upload benchmark only) are Go programs. We use one already on PATH, else one built
+ * earlier into `<projectRoot>/.tools/bin`, else build it from source: `go install` for temporal
+ * and minio; tusd through a throwaway wrapper module (see TUSD below). Prebuilt binaries are never
+ * downloaded: building from the Go module proxy is the only way that works on every machine this
+ * project runs on.
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants, createWriteStream, mkdirSync, statSync } from "node:fs";
+import { accessSync, constants, createWriteStream, mkdirSync, rmSync, statSync, type WriteStream } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { tailFile, type Log } from "./log-file.js";
 
-export type GoBinaryName = "temporal" | "minio";
+export type GoBinaryName = "temporal" | "minio" | "tusd";
 
-const MODULES: Record<GoBinaryName, string> = {
+const MODULES: Record<Exclude<GoBinaryName, "tusd">, string> = {
   // Later tags of the CLI carry a `replace` directive in go.mod, which `go install pkg@version`
   // refuses; v1.5.1 is the newest that installs this way.
   temporal: "github.com/temporalio/cli/cmd/temporal@v1.5.1",
   minio: "github.com/minio/minio@latest",
 };
+
+/**
+ * tusd is built from a wrapper module made at build time under .tools/src/tusd (no tusd source is
+ * kept in this repository): its go.mod requires the pinned release, and `go build` builds the
+ * release's own main package. `go install github.com/tus/tusd/v2/cmd/tusd@…` is not used.
+ */
+export const TUSD = { module: "github.com/tus/tusd/v2", version: "v2.10.1", main: "github.com/tus/tusd/v2/cmd/tusd" };
 
 const GO_FALLBACKS = ["/usr/local/go/bin/go"];
 
@@ -64,6 +73,21 @@ export async function ensureBinary(name: GoBinaryName, options: EnsureBinaryOpti
   return build;
 }
 
+/** The go commands that put `name` at `target`, each run in its own directory. */
+function buildSteps(name: GoBinaryName, target: string, projectRoot: string): { cwd?: string; args: string[] }[] {
+  if (name !== "tusd") return [{ args: ["install", MODULES[name]] }];
+  const cwd = path.join(projectRoot, ".tools", "src", "tusd");
+  rmSync(cwd, { recursive: true, force: true });
+  mkdirSync(cwd, { recursive: true });
+  return [
+    { cwd, args: ["mod", "init", "tusd-build"] },
+    // Resolves the main package's dependencies too, so go.sum holds all that the build needs.
+    { cwd, args: ["get", `${TUSD.main}@${TUSD.version}`] },
+    // As tusd's release builds do, so that `tusd -version` names the release.
+    { cwd, args: ["build", "-ldflags", `-X ${TUSD.main}/cli.VersionName=${TUSD.version}`, "-o", target, TUSD.main] },
+  ];
+}
+
 async function goInstall(name: GoBinaryName, target: string, options: EnsureBinaryOptions): Promise<string> {
   const go = findOnPath("go") ?? GO_FALLBACKS.find(isExecutableFile);
   if (!go) {
@@ -77,31 +101,40 @@ async function goInstall(name: GoBinaryName, target: string, options: EnsureBina
   mkdirSync(binDir, { recursive: true });
   mkdirSync(logDir, { recursive: true });
   const buildLog = path.join(logDir, `${name}-build.log`);
-  const module = MODULES[name];
-  options.log(`building ${name} with go install (first run only, several minutes)… log: ${buildLog}`);
+  const steps = buildSteps(name, target, options.projectRoot);
+  const how = name === "tusd" ? `go build (${TUSD.main}@${TUSD.version})` : "go install";
+  options.log(`building ${name} with ${how} (first run only, several minutes)… log: ${buildLog}`);
 
   const started = Date.now();
   const out = createWriteStream(buildLog, { flags: "w" });
-  const child = spawn(go, ["install", module], {
-    // The go binary's own directory goes on PATH for when it was found only at a fallback path.
-    env: { ...process.env, GOBIN: binDir, PATH: `${path.dirname(go)}${path.delimiter}${process.env.PATH ?? ""}` },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  for (const stream of [child.stdout, child.stderr]) {
-    stream.pipe(out, { end: false });
-    createInterface({ input: stream }).on("line", (line) => options.log(`  [go ${name}] ${line}`));
+  // The go binary's own directory goes on PATH for when it was found only at a fallback path.
+  const env = { ...process.env, GOBIN: binDir, PATH: `${path.dirname(go)}${path.delimiter}${process.env.PATH ?? ""}` };
+  let failed: string | undefined;
+  for (const step of steps) {
+    const code = await runGo(go, step.args, step.cwd, env, out, (line) => options.log(`  [go ${name}] ${line}`));
+    if (code !== 0) {
+      failed = `go ${step.args.join(" ")} failed (exit code ${code})`;
+      break;
+    }
   }
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (exitCode) => resolve(exitCode));
-  });
   await new Promise<void>((resolve) => out.end(resolve));
 
-  if (code !== 0 || !isExecutableFile(target)) {
-    throw new Error(
-      `go install ${module} failed (exit code ${code}); full log: ${buildLog}\n${await tailFile(buildLog, 15)}`,
-    );
+  if (failed || !isExecutableFile(target)) {
+    throw new Error(`${failed ?? `go did not produce ${target}`}; full log: ${buildLog}\n${await tailFile(buildLog, 15)}`);
   }
   options.log(`built ${target} in ${Math.round((Date.now() - started) / 1000)} s`);
   return target;
+}
+
+async function runGo(go: string, args: string[], cwd: string | undefined, env: NodeJS.ProcessEnv, out: WriteStream, log: Log): Promise<number | null> {
+  out.write(`$ go ${args.join(" ")}${cwd ? ` (in ${cwd})` : ""}\n`);
+  const child = spawn(go, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.pipe(out, { end: false });
+    createInterface({ input: stream }).on("line", log);
+  }
+  return new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (exitCode) => resolve(exitCode));
+  });
 }

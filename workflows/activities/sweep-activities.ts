@@ -1,41 +1,54 @@
 import { Context } from "@temporalio/activity";
-import type { StoredObjectStore } from "../../src/adapters/postgres/stored-object-store.js";
+import { expireObject } from "../../src/app/files/lifecycle/expire-object.js";
+import type { ObjectRef } from "../../src/app/files/lifecycle/lifecycle-ports.js";
+import { finishStorageDelete } from "../../src/app/files/lifecycle/storage-delete.js";
+import type { StoredObjects } from "../../src/app/files/port.js";
 import type { ObjectStorage } from "../../src/domain/files/object-storage.js";
-import { SYSTEM_ACTOR_ID } from "../../src/domain/files/stored-object.js";
 import type { SweepActivities } from "./sweep-types.js";
 
 export interface SweepDeps {
-  store: StoredObjectStore;
+  objects: StoredObjects;
   storage: ObjectStorage;
   /** True while the object's own workflow is running (it will expire the object itself). */
-  workflowRunning(tenantId: string, objectId: string): Promise<boolean>;
+  workflowRunning(ref: ObjectRef): Promise<boolean>;
+  /** Tells the object's workflow (started again if it ended) to re-read its state and act. */
+  redrive(ref: ObjectRef): Promise<void>;
+  /** How long after complete a scan must have ended (the scan activity's whole budget). */
+  scanDeadlineSeconds: number;
   now(): Date;
 }
 
 export function createSweepActivities(deps: SweepDeps): SweepActivities {
   return {
-    async expireOverdueRows(batchSize) {
-      const overdue = await deps.store.overdue(deps.now(), batchSize);
+    async expireOverdueRows(batchSize, after) {
+      const overdue = await deps.objects.overdue(deps.now(), batchSize, after && { at: new Date(after.at), id: after.id });
       let expired = 0;
       for (const row of overdue) {
         Context.current().heartbeat(expired);
-        if (await deps.workflowRunning(row.tenantId, row.id)) continue;
-        const actor = { tenantId: row.tenantId, actorId: SYSTEM_ACTOR_ID };
-        if (await deps.store.expire(actor, row.id, deps.now())) {
-          expired++;
-          await deps.storage.delete(row.storageKey);
-          await deps.store.markStorageDeleted(row.tenantId, row.id);
-        }
+        const ref = { tenantId: row.tenantId, objectId: row.id };
+        if (await deps.workflowRunning(ref)) continue;
+        if ((await expireObject(deps, ref)).expired) expired++;
       }
-      return { scanned: overdue.length, expired };
+      const last = overdue.at(-1);
+      // A keyset cursor: rows left alone (their workflow runs) are not selected again.
+      return { scanned: overdue.length, expired, next: last && { at: last.retentionExpiresAt!, id: last.id } };
+    },
+
+    async redriveStuckScans(batchSize) {
+      const before = new Date(deps.now().getTime() - deps.scanDeadlineSeconds * 1000);
+      const stuck = await deps.objects.stuckScans(before, batchSize);
+      for (const row of stuck) {
+        Context.current().heartbeat(row.id);
+        await deps.redrive({ tenantId: row.tenantId, objectId: row.id });
+      }
+      return stuck.length;
     },
 
     async finishPendingStorageDeletes(batchSize) {
-      const pending = await deps.store.pendingStorageDeletes(batchSize);
+      const pending = await deps.objects.pendingStorageDeletes(batchSize);
       for (const row of pending) {
         Context.current().heartbeat(row.id);
-        await deps.storage.delete(row.storageKey);
-        await deps.store.markStorageDeleted(row.tenantId, row.id);
+        await finishStorageDelete(deps, { tenantId: row.tenantId, objectId: row.id });
       }
       return pending.length;
     },
@@ -44,7 +57,7 @@ export function createSweepActivities(deps: SweepDeps): SweepActivities {
       const page = await deps.storage.list("tenants/", startAfter);
       const cutoff = deps.now().getTime() - minAgeSeconds * 1000;
       const old = page.objects.filter((o) => o.lastModified.getTime() < cutoff);
-      const owned = await deps.store.liveStorageKeys(old.map((o) => o.key));
+      const owned = await deps.objects.liveStorageKeys(old.map((o) => o.key));
       let removed = 0;
       for (const object of old) {
         if (owned.has(object.key)) continue;

@@ -1,27 +1,21 @@
-import type { ScanResultView, StoredObjectView } from "../../src/domain/files/stored-object.js";
-import type { CompleteArgs, ObjectRef } from "../definitions.js";
+import type { CompleteOutcome, CompleteRequest } from "../../src/app/files/lifecycle/verify-and-complete.js";
+import type { StepOutcome } from "../../src/app/files/lifecycle/step-outcome.js";
+import type { ScanResultView } from "../../src/domain/files/stored-object.js";
+import type { ObjectRef } from "../definitions.js";
 
-export type CompleteVerdict =
-  | { kind: "completed" | "already"; object: StoredObjectView }
-  | { kind: "refused"; reason: string; message: string; objectDeleted: boolean }
-  | { kind: "not_found" };
+/**
+ * Test-only (FAULT_INJECTION=workflow-tasks): the workflow fails its task when a step answers
+ * with this, so the step runs again and must answer from the persisted state.
+ */
+export type FaultPoint = "after-step" | "after-update";
 
-export interface RetentionState {
-  exists: boolean;
-  deleted: boolean;
-  held: boolean;
-  status?: string;
-  objectClass?: string;
-  ownerEntityType?: string;
-  retentionExpiresAt?: string;
-}
+export type WithFault<T> = T & { fault?: FaultPoint };
 
 /** The activities of an object's lifecycle; workflows import this type only. */
 export interface LifecycleActivities {
-  completeUpload(ref: ObjectRef, args: CompleteArgs): Promise<CompleteVerdict>;
-  scanObject(ref: ObjectRef): Promise<ScanResultView>;
-  finishScan(ref: ObjectRef, result: ScanResultView): Promise<{ status: string }>;
-  expireObject(ref: ObjectRef): Promise<boolean>;
-  loadRetentionState(ref: ObjectRef): Promise<RetentionState>;
-  loadObject(ref: ObjectRef): Promise<StoredObjectView | null>;
+  verifyAndComplete(ref: ObjectRef, request: CompleteRequest): Promise<WithFault<CompleteOutcome>>;
+  scanObject(ref: ObjectRef): Promise<ScanResultView | undefined>;
+  finishScan(ref: ObjectRef, result: ScanResultView, requestId?: string): Promise<WithFault<StepOutcome>>;
+  expireObject(ref: ObjectRef): Promise<WithFault<StepOutcome>>;
+  loadLifecycleState(ref: ObjectRef): Promise<WithFault<StepOutcome>>;
 }

@@ -1,17 +1,10 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { v7 as uuidv7 } from "uuid";
 import type { Cursor } from "../../domain/pagination.js";
-import type { Actor, AuditActionName } from "../../domain/files/stored-object.js";
+import type { AuditRecord } from "../../app/files/port.js";
 import { AuditEntryRow } from "./entities/audit-entry.js";
 
-export interface AuditRecord {
-  objectId: string;
-  action: AuditActionName;
-  actor: Actor;
-  result?: "SUCCESS" | "FAILURE";
-  details?: Record<string, unknown>;
-  at: Date;
-}
+export type { AuditRecord } from "../../app/files/port.js";
 
 /** Inserted in the caller's transaction, so a state change and its audit entry land together. */
 export async function writeAudit(em: EntityManager, record: AuditRecord): Promise<void> {

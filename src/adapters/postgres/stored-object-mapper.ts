@@ -1,5 +1,5 @@
 import type { ObjectClassName, RetentionPolicyName } from "../../domain/files/object-classes.js";
-import type { ObjectStatusName, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
+import type { ObjectRecord, ObjectStatusName, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
 import type { StoredObjectRow } from "./entities/stored-object.js";
 
 const iso = (d?: Date | null) => (d ? new Date(d).toISOString() : undefined);
@@ -28,4 +28,8 @@ export function toStoredObjectView(row: StoredObjectRow): StoredObjectView {
     updatedAt: iso(row.updatedAt)!,
     uploadedAt: iso(row.uploadedAt),
   };
+}
+
+export function toObjectRecord(row: StoredObjectRow): ObjectRecord {
+  return { ...toStoredObjectView(row), deleted: !!row.deletedAt, storageDeletePending: row.storageDeletePending };
 }

@@ -1,20 +1,22 @@
+import { LockMode } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import { PERMANENT_POLICIES } from "../../domain/files/retention.js";
-import type { Actor, DeleteReason, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
+import type { AuditEntryView, AuditRecord, ListFilter, NewStoredObject, Settled, StoredObjects } from "../../app/files/port.js";
+import { PERMANENT_POLICIES, type ExpiryCandidate } from "../../domain/files/retention.js";
+import type { RetentionPolicyName } from "../../domain/files/object-classes.js";
+import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
+import type { Actor, DeleteReason, ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
+import { SYSTEM_ACTOR_ID } from "../../domain/files/stored-object.js";
 import type { Cursor } from "../../domain/pagination.js";
-import { writeAudit, type AuditRecord } from "./audit-store.js";
+import { listAudit, writeAudit } from "./audit-store.js";
+import { completeUploadStatement } from "./complete-upload-statement.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
 import { UploadSessionRow } from "./entities/upload-session.js";
-import { toStoredObjectView } from "./stored-object-mapper.js";
+import { makeCurrent } from "./replacement.js";
+import { failedChecks } from "./scan-audit.js";
+import { toObjectRecord, toStoredObjectView } from "./stored-object-mapper.js";
 import { translateDbError } from "./translate-db-error.js";
 
-export interface ListFilter {
-  ownerEntityType?: string;
-  ownerEntityId?: string;
-  isCurrent?: boolean;
-  objectClass?: string;
-  status?: string;
-}
+export type { ListFilter } from "../../app/files/port.js";
 
 const live = (tenantId: string, id: string) => ({ tenantId, id, deletedAt: null });
 
@@ -23,7 +25,7 @@ const live = (tenantId: string, id: string) => ({ tenantId, id, deletedAt: null 
  * conditions (complete, delete, expire) state them in the UPDATE itself, so a concurrent change
  * can never be overwritten by a decision taken on a stale read.
  */
-export class StoredObjectStore {
+export class StoredObjectStore implements StoredObjects {
   constructor(private readonly orm: MikroORM) {}
 
   private async tx<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
@@ -42,19 +44,31 @@ export class StoredObjectStore {
     }
   }
 
-  /** Inserts object, session and audit; `beforeCommit` runs inside the transaction. */
-  async createInitiated(
-    object: StoredObjectRow,
-    session: UploadSessionRow,
-    audit: AuditRecord,
-    beforeCommit: () => Promise<void>,
-  ): Promise<StoredObjectView> {
+  async createInitiated(object: NewStoredObject, session: UploadSessionRow, audit: AuditRecord): Promise<StoredObjectView> {
+    const row = Object.assign(new StoredObjectRow(), {
+      id: object.id,
+      tenantId: object.tenantId,
+      storageKey: object.storageKey,
+      status: "PENDING_UPLOAD",
+      objectClass: object.objectClass,
+      ownerEntityType: object.ownerEntityType,
+      ownerEntityId: object.ownerEntityId,
+      originalFilename: object.originalFilename,
+      contentType: object.contentType,
+      fileSize: String(object.fileSize),
+      isCurrent: false,
+      retentionPolicy: "TEMP_UPLOAD_24H",
+      retentionExpiresAt: object.pendingDeadline,
+      workflowId: object.workflowId,
+      storageDeletePending: false,
+      createdAt: object.createdAt,
+      updatedAt: object.createdAt,
+    });
     return this.tx(async (em) => {
-      await em.insert(StoredObjectRow, object);
+      await em.insert(StoredObjectRow, row);
       await em.insert(UploadSessionRow, session);
       await writeAudit(em, audit);
-      await beforeCommit();
-      return toStoredObjectView(object);
+      return toStoredObjectView(row);
     });
   }
 
@@ -63,9 +77,9 @@ export class StoredObjectStore {
     return row ? toStoredObjectView(row) : undefined;
   }
 
-  /** Including soft-deleted rows: the workflow must see why its object is gone. */
-  async findAny(tenantId: string, id: string): Promise<StoredObjectRow | undefined> {
-    return (await this.read((em) => em.findOne(StoredObjectRow, { tenantId, id }))) ?? undefined;
+  async findRecord(tenantId: string, id: string): Promise<ObjectRecord | undefined> {
+    const row = await this.read((em) => em.findOne(StoredObjectRow, { tenantId, id }));
+    return row ? toObjectRecord(row) : undefined;
   }
 
   async latestSession(tenantId: string, objectId: string): Promise<UploadSessionRow | undefined> {
@@ -99,25 +113,77 @@ export class StoredObjectStore {
   }
 
   async markCompleted(actor: Actor, id: string, checksumMd5: string, now: Date): Promise<boolean> {
-    return this.tx(async (em) => {
-      const changed = await em.nativeUpdate(
-        StoredObjectRow,
-        { ...live(actor.tenantId, id), status: "PENDING_UPLOAD" },
-        { status: "SCANNING", checksumMd5, uploadedAt: now, updatedAt: now },
-      );
-      if (changed === 0) return false;
-      await em.nativeUpdate(UploadSessionRow, { tenantId: actor.tenantId, objectId: id, completedAt: null }, { completedAt: now });
-      await writeAudit(em, { objectId: id, action: "UPLOAD_COMPLETED", actor, details: { checksum: checksumMd5 }, at: now });
-      return true;
-    });
+    return this.tx(async (em) => this.moveToScanning(em, actor, id, checksumMd5, now));
   }
 
-  /** A failed verification: the row is soft-deleted; the bucket delete follows (and is retried). */
+  private async moveToScanning(em: EntityManager, actor: Actor, id: string, checksumMd5: string, now: Date): Promise<boolean> {
+    const changed = await em.nativeUpdate(
+      StoredObjectRow,
+      { ...live(actor.tenantId, id), status: "PENDING_UPLOAD" },
+      { status: "SCANNING", checksumMd5, uploadedAt: now, updatedAt: now },
+    );
+    if (changed === 0) return false;
+    await em.nativeUpdate(UploadSessionRow, { tenantId: actor.tenantId, objectId: id, completedAt: null }, { completedAt: now });
+    await writeAudit(em, { objectId: id, action: "UPLOAD_COMPLETED", actor, details: { checksum: checksumMd5 }, at: now });
+    return true;
+  }
+
+  async completeAndSettle(actor: Actor, id: string, md5: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled> {
+    if (settlement.supersedes) {
+      return this.tx(async (em) => {
+        if (!(await this.moveToScanning(em, actor, id, md5, now))) return { changed: false, superseded: [] };
+        return this.settle(em, actor, id, result, settlement, now);
+      });
+    }
+    const statement = completeUploadStatement(actor, id, md5, result, settlement, now);
+    const rows = await this.read((em) => em.getConnection().execute<{ changed: number }[]>(statement.sql, statement.params));
+    return { changed: rows[0]?.changed === 1, superseded: [] };
+  }
+
+  async finishScan(actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled> {
+    return this.tx((em) => this.settle(em, actor, id, result, settlement, now));
+  }
+
+  /** SCANNING → READY/REJECTED inside the caller's transaction. */
+  private async settle(em: EntityManager, actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled> {
+    const ready = settlement.status === "READY";
+    const changed = await em.nativeUpdate(
+      StoredObjectRow,
+      { ...live(actor.tenantId, id), status: "SCANNING" },
+      {
+        status: settlement.status,
+        retentionPolicy: settlement.retentionPolicy,
+        retentionExpiresAt: settlement.retentionExpiresAt,
+        scanResult: result as unknown as Record<string, unknown>,
+        updatedAt: now,
+        readyAt: ready ? now : null,
+        isCurrent: ready && !settlement.supersedes,
+      },
+    );
+    if (changed === 0) return { changed: false, superseded: [] };
+    const system = { ...actor, actorId: SYSTEM_ACTOR_ID };
+    await writeAudit(em, {
+      objectId: id,
+      action: ready ? "SCAN_PASSED" : "SCAN_FAILED",
+      actor: system,
+      result: ready ? "SUCCESS" : "FAILURE",
+      details: { failed: failedChecks(result) },
+      at: now,
+    });
+    if (!settlement.supersedes) return { changed: true, superseded: [] };
+    const row = await em.findOneOrFail(StoredObjectRow, live(actor.tenantId, id));
+    const superseded = await makeCurrent(em, row, settlement.supersededExpiresAt!, now);
+    // Stamped under the owner's lock: readyAt orders racing uploads as the lock did, so the
+    // current file is always the one that became READY last.
+    await em.execute("update stored_objects set ready_at = clock_timestamp() where tenant_id = ? and id = ?", [actor.tenantId, id]);
+    return { changed: true, superseded };
+  }
+
   async failUpload(actor: Actor, id: string, reason: DeleteReason, details: Record<string, unknown>, now: Date): Promise<boolean> {
     return this.tx(async (em) => {
       const changed = await em.nativeUpdate(
         StoredObjectRow,
-        { ...live(actor.tenantId, id), status: "PENDING_UPLOAD" },
+        { ...live(actor.tenantId, id), status: "PENDING_UPLOAD", legalHoldPlacedAt: null },
         { deletedAt: now, deleteReason: reason, storageDeletePending: true, updatedAt: now },
       );
       if (changed === 0) return false;
@@ -126,30 +192,6 @@ export class StoredObjectStore {
     });
   }
 
-  async finishScan(
-    actor: Actor,
-    id: string,
-    result: ScanResultView,
-    next: { status: "READY" | "REJECTED"; retentionPolicy: string; retentionExpiresAt: Date | null },
-    now: Date,
-    withinTx?: (em: EntityManager) => Promise<void>,
-  ): Promise<boolean> {
-    return this.tx(async (em) => {
-      const changed = await em.nativeUpdate(
-        StoredObjectRow,
-        { ...live(actor.tenantId, id), status: "SCANNING" },
-        { ...next, scanResult: result as unknown as Record<string, unknown>, updatedAt: now, readyAt: next.status === "READY" ? now : null },
-      );
-      if (changed === 0) return false;
-      const action = next.status === "READY" ? "SCAN_PASSED" : "SCAN_FAILED";
-      const failed = result.checks.filter((c) => !c.passed).map((c) => ({ check: c.name, reason: c.reason }));
-      await writeAudit(em, { objectId: id, action, actor, result: next.status === "READY" ? "SUCCESS" : "FAILURE", details: { failed }, at: now });
-      if (withinTx) await withinTx(em);
-      return true;
-    });
-  }
-
-  /** Soft-deletes unless held; answers what stopped it, if anything. */
   async softDelete(actor: Actor, id: string, now: Date): Promise<"deleted" | "held" | "missing"> {
     return this.tx(async (em) => {
       const changed = await em.nativeUpdate(
@@ -165,23 +207,24 @@ export class StoredObjectStore {
     });
   }
 
-  /**
-   * Expiry re-checks every condition in the same statement (no hold, not a permanent policy,
-   * deadline passed, not yet deleted), so a hold placed a moment before always wins.
-   */
-  async expire(actor: Actor, id: string, now: Date): Promise<boolean> {
+  /** The row is locked, then the caller's rule decides: a hold placed a moment before always wins. */
+  async expire(actor: Actor, id: string, now: Date, isDue: (candidate: ExpiryCandidate) => boolean): Promise<boolean> {
     return this.tx(async (em) => {
-      const changed = await em.nativeUpdate(
+      const row = await em.findOne(StoredObjectRow, { tenantId: actor.tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!row) return false;
+      const candidate: ExpiryCandidate = {
+        status: row.status,
+        retentionPolicy: row.retentionPolicy as RetentionPolicyName,
+        retentionExpiresAt: row.retentionExpiresAt,
+        legalHold: !!row.legalHoldPlacedAt,
+        deleted: !!row.deletedAt,
+      };
+      if (!isDue(candidate)) return false;
+      await em.nativeUpdate(
         StoredObjectRow,
-        {
-          ...live(actor.tenantId, id),
-          legalHoldPlacedAt: null,
-          retentionPolicy: { $nin: [...PERMANENT_POLICIES] },
-          retentionExpiresAt: { $lte: now },
-        },
+        { tenantId: actor.tenantId, id },
         { deletedAt: now, deleteReason: "EXPIRED", storageDeletePending: true, isCurrent: false, updatedAt: now },
       );
-      if (changed === 0) return false;
       await writeAudit(em, { objectId: id, action: "OBJECT_EXPIRED", actor, at: now });
       return true;
     });
@@ -207,23 +250,59 @@ export class StoredObjectStore {
     });
   }
 
+  async restore(
+    actor: Actor,
+    id: string,
+    settlement: { retentionPolicy: string; retentionExpiresAt: Date | null; supersededExpiresAt: Date },
+    now: Date,
+  ): Promise<string[]> {
+    return this.tx(async (em) => {
+      const row = await em.findOneOrFail(StoredObjectRow, live(actor.tenantId, id));
+      const displaced = await makeCurrent(em, row, settlement.supersededExpiresAt, now);
+      await em.nativeUpdate(StoredObjectRow, { tenantId: actor.tenantId, id }, {
+        retentionPolicy: settlement.retentionPolicy,
+        retentionExpiresAt: settlement.retentionExpiresAt,
+      });
+      await writeAudit(em, { objectId: id, action: "OBJECT_RESTORED", actor, details: { displaced }, at: now });
+      return displaced;
+    });
+  }
+
   async audit(record: AuditRecord): Promise<void> {
     await this.tx((em) => writeAudit(em, record));
   }
 
-  /** Live rows whose deadline passed, the oldest first, across tenants (the sweep). */
-  async overdue(now: Date, limit: number): Promise<StoredObjectRow[]> {
-    return this.read((em) =>
-      em.find(
-        StoredObjectRow,
-        { deletedAt: null, legalHoldPlacedAt: null, retentionExpiresAt: { $lte: now }, retentionPolicy: { $nin: [...PERMANENT_POLICIES] } },
-        { orderBy: { retentionExpiresAt: "asc" }, limit },
-      ),
-    );
+  async listAudit(tenantId: string, objectId: string, after: Cursor | undefined, limit: number): Promise<AuditEntryView[]> {
+    return this.read((em) => listAudit(em, tenantId, objectId, after, limit));
   }
 
-  async pendingStorageDeletes(limit: number): Promise<StoredObjectRow[]> {
-    return this.read((em) => em.find(StoredObjectRow, { storageDeletePending: true }, { limit }));
+  async overdue(now: Date, limit: number, after?: { at: Date; id: string }): Promise<ObjectRecord[]> {
+    const keyset = after ? { $or: [{ retentionExpiresAt: { $gt: after.at } }, { retentionExpiresAt: after.at, id: { $gt: after.id } }] } : {};
+    const rows = await this.read((em) =>
+      em.find(
+        StoredObjectRow,
+        {
+          deletedAt: null,
+          legalHoldPlacedAt: null,
+          retentionPolicy: { $nin: [...PERMANENT_POLICIES] },
+          $and: [{ retentionExpiresAt: { $lte: now } }, keyset],
+        },
+        { orderBy: { retentionExpiresAt: "asc", id: "asc" }, limit },
+      ),
+    );
+    return rows.map(toObjectRecord);
+  }
+
+  async stuckScans(uploadedBefore: Date, limit: number): Promise<ObjectRecord[]> {
+    const rows = await this.read((em) =>
+      em.find(StoredObjectRow, { deletedAt: null, status: "SCANNING", uploadedAt: { $lt: uploadedBefore } }, { orderBy: { uploadedAt: "asc" }, limit }),
+    );
+    return rows.map(toObjectRecord);
+  }
+
+  async pendingStorageDeletes(limit: number): Promise<ObjectRecord[]> {
+    const rows = await this.read((em) => em.find(StoredObjectRow, { storageDeletePending: true }, { limit }));
+    return rows.map(toObjectRecord);
   }
 
   /**
@@ -241,9 +320,5 @@ export class StoredObjectStore {
       ),
     );
     return new Set(rows.map((r) => r.storageKey));
-  }
-
-  async withTransaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.tx(work);
   }
 }

@@ -20,6 +20,10 @@ function hexToBase64(hex: string): string {
   return Buffer.from(hex, "hex").toString("base64");
 }
 
+function isRangeNotSatisfiable(error: unknown): boolean {
+  return error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 416 || error.name === "InvalidRange");
+}
+
 function isNotFound(error: unknown): boolean {
   return error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 404 || error.name === "NotFound" || error.name === "NoSuchKey");
 }
@@ -60,7 +64,7 @@ export function createS3Client(config: StorageConfig): S3Client {
 
 export function createS3ObjectStorage(client: S3Client, config: StorageConfig): ObjectStorage {
   const Bucket = config.bucket;
-  return {
+  const storage: ObjectStorage = {
     async presignUpload(binding: UploadBinding, now: Date): Promise<PresignedUpload> {
       const headers: Record<string, string> = {
         "content-type": binding.contentType,
@@ -131,6 +135,23 @@ export function createS3ObjectStorage(client: S3Client, config: StorageConfig): 
       }
     },
 
+    async readPrefix(key, length) {
+      try {
+        const result = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: `bytes=0-${Math.max(1, length) - 1}` }));
+        const bytes = await result.Body!.transformToByteArray();
+        const total = /\/(\d+)$/.exec(result.ContentRange ?? "")?.[1];
+        return { bytes, size: total === undefined ? bytes.length : Number(total), etag: result.ETag?.replaceAll('"', "") };
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        // An empty object has no byte 0 to range over: S3 answers 416.
+        if (isRangeNotSatisfiable(error)) {
+          const head = await storage.head(key);
+          return head && { bytes: new Uint8Array(), size: head.size, etag: head.etag };
+        }
+        translate(error, "read prefix");
+      }
+    },
+
     async *stream(key) {
       let body: AsyncIterable<Uint8Array>;
       try {
@@ -176,4 +197,5 @@ export function createS3ObjectStorage(client: S3Client, config: StorageConfig): 
       await client.send(new HeadBucketCommand({ Bucket }));
     },
   };
+  return storage;
 }

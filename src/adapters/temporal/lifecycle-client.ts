@@ -7,6 +7,7 @@ import {
   ServiceError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
+  WithStartWorkflowOperation,
   isGrpcServiceError,
 } from "@temporalio/client";
 import { ApplicationFailure } from "@temporalio/common";
@@ -14,7 +15,6 @@ import { AppError, type ErrorReason } from "../../domain/errors.js";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import { lifecycleWorkflowId } from "../../domain/files/stored-object.js";
 import {
-  awaitScanUpdate,
   completeUpdate,
   type CompleteArgs,
   LIFECYCLE_WORKFLOW,
@@ -50,6 +50,7 @@ export class LifecycleClient {
     return new LifecycleClient(new Client({ connection, namespace, interceptors }), taskQueue, timeouts);
   }
 
+  /** Starts the object's workflow at initiate (after the rows committed). */
   async start(ref: ObjectRef, start: LifecycleStart): Promise<void> {
     await this.guard("start workflow", () =>
       this.client.workflow.start(LIFECYCLE_WORKFLOW, {
@@ -66,31 +67,45 @@ export class LifecycleClient {
     );
   }
 
+  /**
+   * One Update per complete; with `waitSeconds` it answers once the scan ended. When the
+   * workflow is missing (its start failed after initiate committed), the same Update starts it.
+   */
   async complete(ref: ObjectRef, args: CompleteArgs): Promise<StoredObjectView> {
-    const handle = this.client.workflow.getHandle(lifecycleWorkflowId(ref.tenantId, ref.objectId));
-    return this.guard("complete", () => handle.executeUpdate(completeUpdate, { args: [args] }));
+    const workflowId = lifecycleWorkflowId(ref.tenantId, ref.objectId);
+    return this.guard("complete", async () => {
+      try {
+        return await this.client.workflow.getHandle(workflowId).executeUpdate(completeUpdate, { args: [args] });
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+        return this.client.workflow.executeUpdateWithStart(completeUpdate, {
+          args: [args],
+          startWorkflowOperation: new WithStartWorkflowOperation(LIFECYCLE_WORKFLOW, {
+            taskQueue: this.taskQueue,
+            workflowId,
+            workflowIdConflictPolicy: "USE_EXISTING",
+            args: [this.resumeInput(ref)],
+            typedSearchAttributes: [{ key: TENANT_ID, value: ref.tenantId }],
+          }),
+        });
+      }
+    });
   }
 
-  /** Resolves when the scan ended, or with undefined when `timeoutMs` passed first. */
-  async awaitScan(ref: ObjectRef, timeoutMs: number): Promise<StoredObjectView | undefined> {
-    const handle = this.client.workflow.getHandle(lifecycleWorkflowId(ref.tenantId, ref.objectId));
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs)));
-    try {
-      const settled = handle.executeUpdate(awaitScanUpdate).then((v) => v ?? undefined).catch(() => undefined);
-      return await Promise.race([settled, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
+  private resumeInput(ref: ObjectRef): LifecycleInput {
+    return { tenantId: ref.tenantId, objectId: ref.objectId.toLowerCase(), mode: "resume", timeouts: this.timeouts };
   }
 
-  /** Re-arms an object's retention timer, starting its workflow again when it had ended. */
+  /**
+   * Tells the object's workflow to re-read its state (a hold, release, delete, replacement or
+   * restore changed it; the sweep re-drives a stuck scan), starting it again when it had ended.
+   */
   async retentionChanged(ref: ObjectRef): Promise<void> {
     await this.guard("signal retention", () =>
       this.client.workflow.signalWithStart(LIFECYCLE_WORKFLOW, {
         taskQueue: this.taskQueue,
         workflowId: lifecycleWorkflowId(ref.tenantId, ref.objectId),
-        args: [{ ...ref, mode: "retention", timeouts: this.timeouts } satisfies LifecycleInput],
+        args: [this.resumeInput(ref)],
         signal: retentionChangedSignal,
         signalArgs: [],
         typedSearchAttributes: [{ key: TENANT_ID, value: ref.tenantId }],

@@ -7,22 +7,21 @@ export interface CompleteInput {
   waitForResult: boolean;
 }
 
-const ended = (object: StoredObjectView) => object.status === "READY" || object.status === "REJECTED";
-
 /**
- * Complete is an Update of the object's workflow, so the answer is synchronous. Calling it again
- * returns the object as it is. With waitForResult the answer waits for the scan (bounded).
+ * Complete is one Update of the object's workflow, so the answer is synchronous; with
+ * waitForResult the same Update answers once the scan ended (bounded). Calling it again returns
+ * the object as it is.
  */
 export async function completeUpload(deps: FileStorageDeps, actor: Actor, input: CompleteInput): Promise<StoredObjectView> {
   const current = await findOrFail(deps, actor, input.objectId);
-  const ref = { tenantId: actor.tenantId, objectId: input.objectId };
-  let object =
-    current.status === "PENDING_UPLOAD"
-      ? await deps.lifecycle.complete(ref, { checksum: input.checksum || undefined, actorId: actor.actorId, requestId: actor.requestId })
-      : current;
-  if (input.waitForResult && !ended(object)) {
-    const settled = await deps.lifecycle.awaitScan(ref, deps.completeWaitTimeoutSeconds * 1000);
-    object = settled ?? (await findOrFail(deps, actor, input.objectId));
-  }
-  return object;
+  if (current.status !== "PENDING_UPLOAD") return current;
+  return deps.lifecycle.complete(
+    { tenantId: actor.tenantId, objectId: current.id },
+    {
+      checksum: input.checksum || undefined,
+      actorId: actor.actorId,
+      requestId: actor.requestId,
+      waitSeconds: input.waitForResult ? deps.completeWaitTimeoutSeconds : 0,
+    },
+  );
 }

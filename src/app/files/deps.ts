@@ -1,15 +1,15 @@
 import type { RetentionConfig, StorageConfig } from "../../config.js";
-import type { StoredObjectStore } from "../../adapters/postgres/stored-object-store.js";
 import type { LifecycleClient } from "../../adapters/temporal/lifecycle-client.js";
+import type { StoredObjects } from "./port.js";
 import { AppError } from "../../domain/errors.js";
 import type { ObjectStorage } from "../../domain/files/object-storage.js";
 import type { Actor, StoredObjectView } from "../../domain/files/stored-object.js";
 
 /** What the file storage use cases need; wired in src/main. */
 export interface FileStorageDeps {
-  store: StoredObjectStore;
+  store: StoredObjects;
   storage: ObjectStorage;
-  lifecycle: Pick<LifecycleClient, "start" | "complete" | "awaitScan" | "retentionChanged">;
+  lifecycle: Pick<LifecycleClient, "start" | "complete" | "retentionChanged">;
   storageConfig: StorageConfig;
   retention: RetentionConfig;
   completeWaitTimeoutSeconds: number;

@@ -1,4 +1,3 @@
-import { StoredObjectRow } from "../../adapters/postgres/entities/stored-object.js";
 import type { PresignedUpload } from "../../domain/files/object-storage.js";
 import { retentionDeadline } from "../../domain/files/retention.js";
 import { storageKeyFor } from "../../domain/files/storage-key.js";
@@ -6,6 +5,7 @@ import type { Actor, StoredObjectView } from "../../domain/files/stored-object.j
 import { lifecycleWorkflowId } from "../../domain/files/stored-object.js";
 import { checkUploadDeclaration, normalizeContentType, type UploadDeclaration } from "../../domain/files/upload-request.js";
 import type { FileStorageDeps } from "./deps.js";
+import type { NewStoredObject } from "./port.js";
 import { newUploadSession } from "./upload-session.js";
 
 export interface InitiateInput extends UploadDeclaration {
@@ -20,8 +20,8 @@ export interface InitiateResult {
 }
 
 /**
- * Atomic: the rows are written and the workflow started in one transaction. A crash before the
- * commit leaves at most a workflow whose timer finds nothing; after it, the workflow cleans up.
+ * The object row, its upload session and UPLOAD_INITIATED commit together; then the object's
+ * workflow starts and holds the abandoned-upload deadline.
  */
 export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input: InitiateInput): Promise<InitiateResult> {
   const rules = checkUploadDeclaration(input, deps.storageConfig.maxFileSizeBytes);
@@ -41,25 +41,20 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
     },
     now,
   );
-  const object = Object.assign(new StoredObjectRow(), {
+  const object: NewStoredObject = {
     id: objectId,
     tenantId: actor.tenantId,
     storageKey,
-    status: "PENDING_UPLOAD",
     objectClass: rules.name,
     ownerEntityType: input.ownerEntityType,
     ownerEntityId: input.ownerEntityId,
     originalFilename: input.originalFilename,
     contentType,
-    fileSize: String(input.fileSize),
-    isCurrent: false,
-    retentionPolicy: "TEMP_UPLOAD_24H",
-    retentionExpiresAt: pendingDeadline,
+    fileSize: input.fileSize,
+    pendingDeadline,
     workflowId: lifecycleWorkflowId(actor.tenantId, objectId),
-    storageDeletePending: false,
     createdAt: now,
-    updatedAt: now,
-  });
+  };
   const session = newUploadSession({
     id: deps.newId(),
     tenantId: actor.tenantId,
@@ -74,8 +69,15 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
     createdAt: now,
   });
   const audit = { objectId, action: "UPLOAD_INITIATED" as const, actor, details: { sessionId: session.id }, at: now };
-  const view = await deps.store.createInitiated(object, session, audit, () =>
-    deps.lifecycle.start({ tenantId: actor.tenantId, objectId }, { objectClass: rules.name, ownerEntityType: input.ownerEntityType, pendingDeadline }),
-  );
+  const view = await deps.store.createInitiated(object, session, audit);
+  // Started after the commit: a workflow start never holds a database connection. If it fails,
+  // the object is withdrawn so the client's retry starts clean; if even that fails, complete
+  // starts the workflow itself (update-with-start) and the sweep expires an abandoned row.
+  try {
+    await deps.lifecycle.start({ tenantId: actor.tenantId, objectId }, { objectClass: rules.name, ownerEntityType: input.ownerEntityType, pendingDeadline });
+  } catch (error) {
+    await deps.store.softDelete(actor, objectId, deps.now()).catch(() => undefined);
+    throw error;
+  }
   return { object: view, upload, sessionId: session.id };
 }

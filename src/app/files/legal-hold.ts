@@ -17,7 +17,8 @@ export async function setLegalHold(
   if (outcome === "unchanged" && !hold) throw new AppError("LEGAL_HOLD_NOT_ACTIVE", "the object has no legal hold");
   const object = await findOrFail(deps, actor, objectId);
   if (outcome === "changed") {
-    if (object.status !== "PENDING_UPLOAD") await deps.storage.setLegalHold(object.storageKey, hold !== null);
+    // Mirrored whenever bytes exist; a pending upload's hold reaches them at complete.
+    await deps.storage.setLegalHold(object.storageKey, hold !== null);
     await deps.lifecycle.retentionChanged({ tenantId: actor.tenantId, objectId });
   }
   return object;

@@ -1,8 +1,7 @@
-import { listAudit } from "../../adapters/postgres/audit-store.js";
-import type { ListFilter } from "../../adapters/postgres/stored-object-store.js";
 import type { Actor, StoredObjectView } from "../../domain/files/stored-object.js";
 import { decodePageToken, encodePageToken, pageSizeOf } from "../../domain/pagination.js";
 import { findOrFail, type FileStorageDeps } from "./deps.js";
+import type { ListFilter } from "./port.js";
 
 export async function getUpload(deps: FileStorageDeps, actor: Actor, objectId: string): Promise<StoredObjectView> {
   return findOrFail(deps, actor, objectId);
@@ -36,7 +35,7 @@ export async function listAuditEntries(deps: FileStorageDeps, actor: Actor, obje
   const limit = pageSizeOf(pageSize);
   const filterKey = `audit:${objectId}`;
   const after = decodePageToken(pageToken, filterKey);
-  const rows = await deps.store.withTransaction((em) => listAudit(em, actor.tenantId, objectId, after, limit + 1));
+  const rows = await deps.store.listAudit(actor.tenantId, objectId, after, limit + 1);
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   const nextPageToken = rows.length > limit && last ? encodePageToken({ createdAt: last.occurredAt, id: last.id }, filterKey) : "";

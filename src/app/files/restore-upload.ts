@@ -1,6 +1,3 @@
-import { StoredObjectRow } from "../../adapters/postgres/entities/stored-object.js";
-import { makeCurrent } from "../../adapters/postgres/replacement.js";
-import { writeAudit } from "../../adapters/postgres/audit-store.js";
 import { AppError } from "../../domain/errors.js";
 import { classRules } from "../../domain/files/object-classes.js";
 import { retentionDeadline } from "../../domain/files/retention.js";
@@ -15,16 +12,11 @@ export async function restoreUpload(deps: FileStorageDeps, actor: Actor, objectI
     throw new AppError("OBJECT_NOT_SUPERSEDED", "only a superseded photo or logo can be restored");
   }
   const now = deps.now();
-  const displaced = await deps.store.withTransaction(async (em) => {
-    const row = await em.findOneOrFail(StoredObjectRow, { tenantId: actor.tenantId, id: objectId, deletedAt: null });
-    const ids = await makeCurrent(em, row, retentionDeadline("SUPERSEDED_30D", now, deps.retention)!, now);
-    await em.nativeUpdate(StoredObjectRow, { tenantId: actor.tenantId, id: objectId }, {
-      retentionPolicy: rules.retention,
-      retentionExpiresAt: retentionDeadline(rules.retention, now, deps.retention) ?? null,
-    });
-    await writeAudit(em, { objectId, action: "OBJECT_RESTORED", actor, details: { displaced: ids }, at: now });
-    return ids;
-  });
-  for (const id of [objectId, ...displaced]) await deps.lifecycle.retentionChanged({ tenantId: actor.tenantId, objectId: id });
+  const displaced = await deps.store.restore(actor, object.id, {
+    retentionPolicy: rules.retention,
+    retentionExpiresAt: retentionDeadline(rules.retention, now, deps.retention) ?? null,
+    supersededExpiresAt: retentionDeadline("SUPERSEDED_30D", now, deps.retention)!,
+  }, now);
+  for (const id of [object.id, ...displaced]) await deps.lifecycle.retentionChanged({ tenantId: actor.tenantId, objectId: id });
   return findOrFail(deps, actor, objectId);
 }

@@ -38,11 +38,25 @@ export interface BucketObject {
   lastModified: Date;
 }
 
+/** The first bytes of a stored object with what the same read tells of the whole object. */
+export interface StoredObjectPrefix {
+  bytes: Uint8Array;
+  /** Size of the whole object. */
+  size: number;
+  /** The ETag without quotes (see StoredObjectHead). */
+  etag?: string;
+}
+
 export interface ObjectStorage {
   presignUpload(binding: UploadBinding, now: Date): Promise<PresignedUpload>;
   presignDownload(binding: DownloadBinding, now: Date): Promise<{ url: string; expiresAt: Date }>;
   head(key: string): Promise<StoredObjectHead | undefined>;
   readRange(key: string, offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * One ranged read of the first `length` bytes that also answers the object's size and ETag
+   * (from Content-Range), so complete needs no separate HEAD; undefined when nothing is stored.
+   */
+  readPrefix(key: string, length: number): Promise<StoredObjectPrefix | undefined>;
   stream(key: string): AsyncIterable<Uint8Array>;
   /** Idempotent: deleting a missing key succeeds. */
   delete(key: string): Promise<void>;

@@ -33,15 +33,19 @@ export function retentionDeadline(policy: RetentionPolicyName, from: Date, durat
 }
 
 export interface ExpiryCandidate {
+  status: string;
   retentionPolicy: RetentionPolicyName;
   retentionExpiresAt?: Date | null;
   legalHold: boolean;
   deleted: boolean;
 }
 
-/** The cleanup rule: deadline reached, no hold, not a permanent policy, not yet deleted. */
+/**
+ * The cleanup rule: deadline reached, no hold, not a permanent policy, not yet deleted, and not
+ * a completed upload waiting for its scan (it is not abandoned, whatever its pending deadline).
+ */
 export function isExpired(candidate: ExpiryCandidate, now: Date): boolean {
-  if (candidate.deleted || candidate.legalHold) return false;
+  if (candidate.deleted || candidate.legalHold || candidate.status === "SCANNING") return false;
   if (PERMANENT_POLICIES.includes(candidate.retentionPolicy)) return false;
   return !!candidate.retentionExpiresAt && candidate.retentionExpiresAt.getTime() <= now.getTime();
 }

@@ -55,6 +55,12 @@ export interface StoredObjectView {
   uploadedAt?: string;
 }
 
+/** A row as the lifecycle sees it: soft-deleted ones too, with the storage delete still owed. */
+export interface ObjectRecord extends StoredObjectView {
+  deleted: boolean;
+  storageDeletePending: boolean;
+}
+
 /** Who does something, for the audit trail. */
 export interface Actor {
   tenantId: string;
@@ -66,5 +72,7 @@ export const SYSTEM_ACTOR_ID = "system";
 
 /** Workflow id of an object's lifecycle: derived, so any process can find it. */
 export function lifecycleWorkflowId(tenantId: string, objectId: string): string {
-  return `object-${tenantId}-${objectId}`;
+  // UUIDs compare case-insensitively in PostgreSQL; the workflow id must too, or an upper-case
+  // id would start a second workflow for the same object.
+  return `object-${tenantId}-${objectId.toLowerCase()}`;
 }

@@ -52,6 +52,15 @@ const PLAN: Record<ContentType, (keyof typeof CHECKS)[]> = {
   [CONTENT_TYPES.xlsx]: ["office_structure"],
 };
 
+/** Types whose checks read a bounded head and tail of the file, whatever its size. */
+const BOUNDED_READS: ReadonlySet<ContentType> = new Set([CONTENT_TYPES.jpeg, CONTENT_TYPES.png, CONTENT_TYPES.webp, CONTENT_TYPES.pdf]);
+
+/** Whether a scan of this type reads a bounded number of bytes (CSV, SVG and Office stream all). */
+export function readsBoundedBytes(declaredContentType: string): boolean {
+  const type = normalizeContentType(declaredContentType);
+  return type !== undefined && BOUNDED_READS.has(type);
+}
+
 /**
  * Validates a stored file against its declared content type.
  *

@@ -1,0 +1,110 @@
+/**
+ * CPU time of the stack's processes from /proc (Linux only): utime + stime of each process and of
+ * its live descendants, plus cutime + cstime (children that exited and were waited for), so a
+ * process tree's total stays right while backends come and go. Processes are found among this
+ * process's children by what they run, as bench/stack.ts finds the worker.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+export type Component = "api" | "worker" | "temporal" | "postgres" | "minio" | "tusd";
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  /** utime + stime + cutime + cstime, in clock ticks. */
+  ticks: number;
+}
+
+let ticksPerSecond: number | undefined;
+
+function clockTicks(): number {
+  ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  return ticksPerSecond;
+}
+
+function readStat(pid: number): ProcStat | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined; // exited meanwhile
+  }
+  // The command name (field 2) is in parentheses and may hold spaces: split after the last ")".
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  // fields[0] is field 3 (state); ppid is field 4, utime..cstime are fields 14-17.
+  const ppid = Number(fields[1]);
+  const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  return { pid, ppid, ticks };
+}
+
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+  } catch {
+    return "";
+  }
+}
+
+/** What one of our direct children is, from its command line (undefined: not a stack process). */
+function classify(pid: number): Component | undefined {
+  const args = commandLine(pid);
+  if (args.includes("src/main/server.ts")) return "api";
+  if (args.includes("src/main/worker.ts")) return "worker";
+  const program = path.basename(args.split(" ")[0] ?? "");
+  if (program === "temporal") return "temporal";
+  if (program === "minio") return "minio";
+  if (program === "postgres" || program === "postmaster") return "postgres";
+  if (program === "tusd") return "tusd";
+  return undefined;
+}
+
+function allStats(): ProcStat[] {
+  const stats: ProcStat[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(Number(entry));
+    if (stat) stats.push(stat);
+  }
+  return stats;
+}
+
+/** CPU milliseconds each component has used so far (its whole process tree). */
+export function cpuSnapshot(): Record<Component, number> {
+  const stats = allStats();
+  const children = new Map<number, ProcStat[]>();
+  for (const stat of stats) {
+    const list = children.get(stat.ppid) ?? [];
+    list.push(stat);
+    children.set(stat.ppid, list);
+  }
+  const treeTicks = (root: ProcStat): number => (children.get(root.pid) ?? []).reduce((sum, child) => sum + treeTicks(child), root.ticks);
+  const totals: Record<Component, number> = { api: 0, worker: 0, temporal: 0, postgres: 0, minio: 0, tusd: 0 };
+  for (const child of children.get(process.pid) ?? []) {
+    const component = classify(child.pid);
+    if (component) totals[component] += (treeTicks(child) * 1000) / clockTicks();
+  }
+  return totals;
+}
+
+/** Which components were found (a missing one would read as zero CPU). */
+export function componentsFound(): Component[] {
+  const found = new Set<Component>();
+  for (const stat of allStats()) {
+    if (stat.ppid !== process.pid) continue;
+    const component = classify(stat.pid);
+    if (component) found.add(component);
+  }
+  return [...found];
+}
+
+export function cpuDelta(before: Record<Component, number>, after: Record<Component, number>): Record<Component, number> {
+  return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k as Component]])) as Record<Component, number>;
+}
+
+/** The bench process's own CPU (ms): the clients, which share the machine with the servers. */
+export function ownCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}

@@ -1,0 +1,79 @@
+import { readsBoundedBytes, scanFile } from "../../../domain/files/checks/scanner.js";
+import { settleScan } from "../../../domain/files/scan-settlement.js";
+import type { Actor, ObjectRecord } from "../../../domain/files/stored-object.js";
+import { findUploadMismatch, mismatchRemovesFile, missingUpload, type UploadMismatch } from "../../../domain/files/upload-verification.js";
+import type { LifecyclePorts, ObjectRef } from "./lifecycle-ports.js";
+import { objectByteSource, storedMd5 } from "./object-bytes.js";
+import { loadLifecycleState, outcomeOf, type StepOutcome } from "./step-outcome.js";
+import { announceSuperseded, finishStorageDelete } from "./storage-delete.js";
+
+/** A read of this many bytes holds a small image or PDF whole, and every header a check reads. */
+export const INLINE_PREFIX_BYTES = 256 * 1024;
+
+export interface CompleteRequest {
+  checksum?: string;
+  actorId: string;
+  requestId?: string;
+}
+
+export interface CompleteOutcome extends StepOutcome {
+  /** Why complete was refused; the state says what the refusal left. */
+  refusal?: { reason: string; message: string };
+}
+
+/**
+ * Complete: verify the stored bytes against the declaration and move the object on. Images and
+ * PDFs up to `inlineScanMaxBytes` are scanned here too and end READY or REJECTED at once; the
+ * rest go to SCANNING for the scan activity. Whatever happened before (this same call, retried
+ * after its answer was lost), the answer is the persisted state after the step.
+ */
+export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, request: CompleteRequest): Promise<CompleteOutcome> {
+  const record = await ports.objects.findRecord(ref.tenantId, ref.objectId);
+  if (!record || record.deleted) return { ...outcomeOf(record), refusal: { reason: "OBJECT_NOT_FOUND", message: "upload not found" } };
+  if (record.status !== "PENDING_UPLOAD") return outcomeOf(record);
+
+  const actor: Actor = { tenantId: ref.tenantId, actorId: request.actorId, requestId: request.requestId };
+  const inline = readsBoundedBytes(record.contentType) && record.fileSize <= ports.inlineScanMaxBytes;
+  const prefix = await ports.storage.readPrefix(record.storageKey, inline ? Math.min(Math.max(record.fileSize, 1), INLINE_PREFIX_BYTES) : 1);
+  if (!prefix) {
+    const session = await ports.objects.latestSession(ref.tenantId, ref.objectId);
+    return { ...outcomeOf(record), refusal: missingUpload(session?.presignExpiresAt, ports.now()) };
+  }
+  const whole = prefix.bytes.length >= prefix.size ? prefix.bytes : undefined;
+  const md5 = await storedMd5(ports.storage, record.storageKey, prefix.etag, whole);
+  const mismatch = findUploadMismatch(record.fileSize, request.checksum, { size: prefix.size, md5 });
+  if (mismatch) return refuseMismatch(ports, actor, record, mismatch, md5, request.checksum);
+
+  // A hold placed while nothing was stored yet reaches the bucket object now that it exists.
+  if (record.legalHold) await ports.storage.setLegalHold(record.storageKey, true);
+  const now = ports.now();
+  if (!inline) {
+    await ports.objects.markCompleted(actor, ref.objectId, md5, now);
+    return loadLifecycleState(ports, ref);
+  }
+  const scan = await scanFile(record.contentType, objectByteSource(ports.storage, record.storageKey, prefix.size, prefix.bytes));
+  const settlement = settleScan(record.objectClass, scan.passed, now, ports.retention);
+  const settled = await ports.objects.completeAndSettle(actor, ref.objectId, md5, { ...scan, finishedAt: now.toISOString() }, settlement, now);
+  await announceSuperseded(ports, ref.tenantId, settled.superseded);
+  return loadLifecycleState(ports, ref);
+}
+
+/** The stored bytes are not what was declared: remove them, unless a legal hold keeps them. */
+async function refuseMismatch(
+  ports: LifecyclePorts,
+  actor: Actor,
+  record: ObjectRecord,
+  mismatch: UploadMismatch,
+  md5: string,
+  expected: string | undefined,
+): Promise<CompleteOutcome> {
+  const ref = { tenantId: record.tenantId, objectId: record.id };
+  const details = { reason: mismatch.reason, expected: expected?.toLowerCase(), actual: md5 };
+  const now = ports.now();
+  if (mismatchRemovesFile(!!record.legalHold) && (await ports.objects.failUpload(actor, record.id, "CHECKSUM_MISMATCH", details, now))) {
+    await finishStorageDelete(ports, ref);
+  } else if (record.legalHold) {
+    await ports.objects.audit({ objectId: record.id, action: "UPLOAD_FAILED", actor, result: "FAILURE", details: { ...details, keptUnderLegalHold: true }, at: now });
+  }
+  return { ...(await loadLifecycleState(ports, ref)), refusal: mismatch };
+}

@@ -1,0 +1,96 @@
+import type { UploadSessionRow } from "../../adapters/postgres/entities/upload-session.js";
+import type { Cursor } from "../../domain/pagination.js";
+import type { ExpiryCandidate } from "../../domain/files/retention.js";
+import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
+import type { Actor, AuditActionName, DeleteReason, ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
+
+export interface ListFilter {
+  ownerEntityType?: string;
+  ownerEntityId?: string;
+  isCurrent?: boolean;
+  objectClass?: string;
+  status?: string;
+}
+
+export interface AuditRecord {
+  objectId: string;
+  action: AuditActionName;
+  actor: Actor;
+  result?: "SUCCESS" | "FAILURE";
+  details?: Record<string, unknown>;
+  at: Date;
+}
+
+/** A new object as initiate declares it (PENDING_UPLOAD until complete). */
+export interface NewStoredObject {
+  id: string;
+  tenantId: string;
+  storageKey: string;
+  objectClass: string;
+  ownerEntityType: string;
+  ownerEntityId: string;
+  originalFilename: string;
+  contentType: string;
+  fileSize: number;
+  pendingDeadline: Date;
+  workflowId: string;
+  createdAt: Date;
+}
+
+/** What a transition that may make a photo or logo current reports. */
+export interface Settled {
+  changed: boolean;
+  /** Objects that stopped being current: their workflows must re-arm their timers. */
+  superseded: string[];
+}
+
+/**
+ * The files store in domain terms. Every method is scoped by tenant (but the sweep's), and every
+ * state change states its precondition in the write itself and writes its audit entry in the
+ * same transaction: repeating a call after it succeeded changes nothing and answers `false`.
+ */
+export interface StoredObjects {
+  findLive(tenantId: string, id: string): Promise<StoredObjectView | undefined>;
+  /** Soft-deleted rows too: the lifecycle must see why its object is gone. */
+  findRecord(tenantId: string, id: string): Promise<ObjectRecord | undefined>;
+  latestSession(tenantId: string, objectId: string): Promise<UploadSessionRow | undefined>;
+  list(tenantId: string, filter: ListFilter, after: Cursor | undefined, limit: number): Promise<StoredObjectView[]>;
+
+  createInitiated(object: NewStoredObject, session: UploadSessionRow, audit: AuditRecord): Promise<StoredObjectView>;
+  addSession(session: UploadSessionRow, audit: AuditRecord): Promise<boolean>;
+  /** PENDING_UPLOAD → SCANNING. */
+  markCompleted(actor: Actor, id: string, md5: string, now: Date): Promise<boolean>;
+  /** PENDING_UPLOAD → READY/REJECTED in one step: complete with an inline scan. */
+  completeAndSettle(actor: Actor, id: string, md5: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled>;
+  /** SCANNING → READY/REJECTED. */
+  finishScan(actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled>;
+  /** A failed verification of a PENDING_UPLOAD object: soft-deleted, the bucket delete owed. */
+  failUpload(actor: Actor, id: string, reason: DeleteReason, details: Record<string, unknown>, now: Date): Promise<boolean>;
+  /** Soft-deletes when `isDue` holds for the row as it is under its lock. */
+  expire(actor: Actor, id: string, now: Date, isDue: (candidate: ExpiryCandidate) => boolean): Promise<boolean>;
+  softDelete(actor: Actor, id: string, now: Date): Promise<"deleted" | "held" | "missing">;
+  setHold(actor: Actor, id: string, hold: { reason: string } | null, now: Date): Promise<"changed" | "unchanged" | "missing">;
+  /** A superseded photo or logo becomes current again; answers the files it displaced. */
+  restore(actor: Actor, id: string, settlement: { retentionPolicy: string; retentionExpiresAt: Date | null; supersededExpiresAt: Date }, now: Date): Promise<string[]>;
+  markStorageDeleted(tenantId: string, id: string): Promise<void>;
+  audit(record: AuditRecord): Promise<void>;
+  listAudit(tenantId: string, objectId: string, after: Cursor | undefined, limit: number): Promise<AuditEntryView[]>;
+
+  /** Sweep, across tenants: live rows whose deadline passed (a pre-filter; `expire` decides). */
+  overdue(now: Date, limit: number, after?: { at: Date; id: string }): Promise<ObjectRecord[]>;
+  /** Sweep: objects SCANNING since before `uploadedBefore` (their scan should have ended). */
+  stuckScans(uploadedBefore: Date, limit: number): Promise<ObjectRecord[]>;
+  pendingStorageDeletes(limit: number): Promise<ObjectRecord[]>;
+  liveStorageKeys(keys: string[]): Promise<Set<string>>;
+}
+
+export interface AuditEntryView {
+  id: string;
+  objectId: string;
+  action: string;
+  actorId: string;
+  requestId?: string | null;
+  result: string;
+  details?: Record<string, unknown> | null;
+  occurredAt: Date;
+}

@@ -1,0 +1,37 @@
+/**
+ * Complete's check of the stored bytes against the declaration: size, then the MD5 the client
+ * may name. Pure: the storage facts are read by the caller.
+ */
+export interface StoredBytes {
+  size: number;
+  md5: string;
+}
+
+export type UploadMismatch = { reason: "SIZE_MISMATCH" | "CHECKSUM_MISMATCH"; message: string };
+
+export function findUploadMismatch(declaredSize: number, expectedMd5: string | undefined, stored: StoredBytes): UploadMismatch | undefined {
+  if (stored.size !== declaredSize) {
+    return { reason: "SIZE_MISMATCH", message: `stored size ${stored.size} differs from the declared ${declaredSize} bytes` };
+  }
+  if (expectedMd5 && expectedMd5.toLowerCase() !== stored.md5) {
+    return { reason: "CHECKSUM_MISMATCH", message: "checksum does not match the MD5 of the stored file; upload again" };
+  }
+  return undefined;
+}
+
+export type MissingUpload = { reason: "UPLOAD_URL_EXPIRED" | "UPLOAD_MISSING"; message: string };
+
+/** Nothing stored at the key yet: the client may still PUT, or needs a fresh URL first. */
+export function missingUpload(latestUrlExpiresAt: Date | undefined, now: Date): MissingUpload {
+  return latestUrlExpiresAt && latestUrlExpiresAt.getTime() < now.getTime()
+    ? { reason: "UPLOAD_URL_EXPIRED", message: "the upload URL expired before the file was uploaded; refresh the URL or initiate again" }
+    : { reason: "UPLOAD_MISSING", message: "no file has been uploaded to the upload URL yet" };
+}
+
+/**
+ * A mismatched upload is removed, unless a legal hold protects it: then it stays, pending, and
+ * the refusal is all that happens (the hold wins over every delete path).
+ */
+export function mismatchRemovesFile(held: boolean): boolean {
+  return !held;
+}

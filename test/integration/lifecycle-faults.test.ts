@@ -1,0 +1,70 @@
+/**
+ * Fault injection: a second API server and worker (their own task queue) with
+ * FAULT_INJECTION=workflow-tasks, so every lifecycle step's workflow task fails once after the
+ * step ran, and complete's Update fails once more at its end. Temporal retries each task, the
+ * step runs again, and every path must still end exactly as without faults: the decisions follow
+ * from the persisted state a step answers, never from whether the step ran before.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { findFreePort } from "../../src/stack/free-port.js";
+import { tokenFor, uniqueTenant } from "../support/clients.js";
+import { replayAndRecord } from "../support/history-recording.js";
+import { awaitEnds, FilesApi, LIFECYCLE_PATHS, type ExpectedEnd } from "../support/lifecycle-paths.js";
+import { ProcessSupervisor } from "../support/process-supervisor.js";
+import { sql, withTemporal } from "../support/stack-access.js";
+
+let supervisor: ProcessSupervisor;
+let baseUrl: string;
+const taskQueue = `faults-${process.pid}`;
+
+beforeAll(async () => {
+  const port = await findFreePort();
+  const logDir = path.join(process.cwd(), ".test-data", `faults-${process.pid}`);
+  mkdirSync(logDir, { recursive: true });
+  supervisor = new ProcessSupervisor(
+    process.cwd(),
+    { ...inject("stackEnv"), PORT: String(port), TEMPORAL_TASK_QUEUE: taskQueue, FAULT_INJECTION: "workflow-tasks", WORKER_SCHEDULES: "false" },
+    logDir,
+  );
+  await supervisor.startApi();
+  await supervisor.startWorker();
+  baseUrl = `http://127.0.0.1:${port}`;
+}, 180_000);
+
+afterAll(async () => {
+  await supervisor?.stopAll();
+});
+
+describe("every workflow task of the lifecycle fails once", () => {
+  it("and every path still ends right, with an exact audit trail", { timeout: 300_000 }, async () => {
+    const tenant = uniqueTenant("faults");
+    const api = new FilesApi(baseUrl, await tokenFor(tenant), tenant);
+    const ends: ExpectedEnd[] = (await Promise.all(LIFECYCLE_PATHS.map((p) => p.run(api)))).flat();
+    expect(await awaitEnds(tenant, ends, 150_000)).toEqual([]);
+
+    // The faults really happened: the histories hold failed workflow tasks.
+    const failed = await withTemporal(async (client) => {
+      let count = 0;
+      for (const end of ends.slice(0, 5)) {
+        const history = await client.workflow.getHandle(`object-${tenant}-${end.id}`).fetchHistory();
+        count += (history.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes).length;
+      }
+      return count;
+    });
+    expect(failed).toBeGreaterThan(0);
+    // Histories with failed tasks in them replay too (and are recorded beside the plain ones).
+    await withTemporal((client) => replayAndRecord(client, tenant, ends.map((end, i) => ({ name: `faults-${i + 1}`, id: end.id }))));
+
+    // One workflow per object: nothing started twice, and no row without its workflow.
+    const rows = await sql<{ id: string }>("select id from stored_objects where tenant_id = ?", [tenant]);
+    const workflows = await withTemporal(async (client) => {
+      const ids = new Set<string>();
+      for await (const w of client.workflow.list({ query: `TenantId = "${tenant}"` })) ids.add(w.workflowId);
+      return ids;
+    });
+    expect([...workflows].sort()).toEqual(rows.map((r) => `object-${tenant}-${r.id}`).sort());
+  });
+});

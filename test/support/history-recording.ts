@@ -1,0 +1,31 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Client } from "@temporalio/client";
+import { historyToJSON } from "@temporalio/common/lib/proto-utils.js";
+import { Worker } from "@temporalio/worker";
+import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
+import { workflowBundlerOptions, workflowsPath } from "../../src/main/workflow-bundle.js";
+
+export const HISTORIES_DIR = path.join(process.cwd(), "test", "fixtures", "histories");
+
+/**
+ * Fetches the histories of these objects' workflows and replays them against the workflow code
+ * as it is now (a non-deterministic change fails here first). With RECORD_HISTORIES=1 they are
+ * also written to test/fixtures/histories, which the unit suite replays on every run.
+ */
+export async function replayAndRecord(client: Client, tenant: string, objects: { name: string; id: string }[]): Promise<void> {
+  const histories = [];
+  for (const object of objects) {
+    const workflowId = lifecycleWorkflowId(tenant, object.id);
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    histories.push({ name: object.name, workflowId, history });
+  }
+  const replays = Worker.runReplayHistories(
+    { workflowsPath, bundlerOptions: workflowBundlerOptions, replayName: "lifecycle" },
+    histories.map((h) => ({ workflowId: h.workflowId, history: h.history })),
+  );
+  for await (const result of replays) if (result.error) throw new Error(`${result.workflowId} does not replay: ${result.error.message}`);
+  if (process.env.RECORD_HISTORIES !== "1") return;
+  mkdirSync(HISTORIES_DIR, { recursive: true });
+  for (const h of histories) writeFileSync(path.join(HISTORIES_DIR, `${h.name}.json`), `${historyToJSON(h.history)}\n`);
+}

@@ -1,0 +1,152 @@
+/** In-memory fakes of the files ports, for the lifecycle use cases; the real adapters have integration tests. */
+import { createHash } from "node:crypto";
+import type { LifecyclePorts } from "../../../../src/app/files/lifecycle/lifecycle-ports.js";
+import type { AuditRecord, StoredObjects } from "../../../../src/app/files/port.js";
+import type { ObjectStorage } from "../../../../src/domain/files/object-storage.js";
+import type { ObjectRecord } from "../../../../src/domain/files/stored-object.js";
+
+export const NOW = new Date("2026-03-01T12:00:00Z");
+
+export function pendingRecord(overrides: Partial<ObjectRecord> = {}): ObjectRecord {
+  return {
+    id: "0190c3a2-0000-7000-8000-000000000001",
+    tenantId: "t1",
+    storageKey: "tenants/t1/User/u1/0190c3a2-0000-7000-8000-000000000001",
+    status: "PENDING_UPLOAD",
+    objectClass: "GENERAL_DOCUMENT",
+    ownerEntityType: "User",
+    ownerEntityId: "u1",
+    originalFilename: "a.png",
+    contentType: "image/png",
+    fileSize: 0,
+    isCurrent: false,
+    retentionPolicy: "TEMP_UPLOAD_24H",
+    retentionExpiresAt: new Date(NOW.getTime() + 86_400_000).toISOString(),
+    createdAt: NOW.toISOString(),
+    updatedAt: NOW.toISOString(),
+    deleted: false,
+    storageDeletePending: false,
+    ...overrides,
+  };
+}
+
+const unused = () => {
+  throw new Error("not used by the lifecycle");
+};
+
+export class FakeObjects implements StoredObjects {
+  readonly rows = new Map<string, ObjectRecord>();
+  readonly auditLog: AuditRecord[] = [];
+
+  put(record: ObjectRecord): void {
+    this.rows.set(record.id, { ...record });
+  }
+  actions(id: string): string[] {
+    return this.auditLog.filter((a) => a.objectId === id).map((a) => a.action);
+  }
+  private live(id: string): ObjectRecord | undefined {
+    const row = this.rows.get(id);
+    return row && !row.deleted ? row : undefined;
+  }
+
+  async findRecord(_t: string, id: string) {
+    const row = this.rows.get(id);
+    return row && { ...row };
+  }
+  async latestSession() {
+    return { presignExpiresAt: new Date(NOW.getTime() + 60_000) } as never;
+  }
+  async markCompleted(actor: AuditRecord["actor"], id: string, md5: string, now: Date) {
+    const row = this.live(id);
+    if (row?.status !== "PENDING_UPLOAD") return false;
+    Object.assign(row, { status: "SCANNING", checksum: md5, uploadedAt: now.toISOString() });
+    this.auditLog.push({ objectId: id, action: "UPLOAD_COMPLETED", actor, at: now });
+    return true;
+  }
+  async completeAndSettle(actor: AuditRecord["actor"], id: string, md5: string, result: never, settlement: never, now: Date) {
+    if (!(await this.markCompleted(actor, id, md5, now))) return { changed: false, superseded: [] };
+    return this.finishScan(actor, id, result, settlement, now);
+  }
+  async finishScan(actor: AuditRecord["actor"], id: string, result: { passed: boolean }, settlement: { status: "READY" | "REJECTED"; retentionPolicy: never }, now: Date) {
+    const row = this.live(id);
+    if (row?.status !== "SCANNING") return { changed: false, superseded: [] };
+    Object.assign(row, { status: settlement.status, retentionPolicy: settlement.retentionPolicy, scanResult: result });
+    this.auditLog.push({ objectId: id, action: result.passed ? "SCAN_PASSED" : "SCAN_FAILED", actor, at: now });
+    return { changed: true, superseded: [] };
+  }
+  async failUpload(actor: AuditRecord["actor"], id: string, _reason: never, details: Record<string, unknown>, now: Date) {
+    const row = this.live(id);
+    if (row?.status !== "PENDING_UPLOAD" || row.legalHold) return false;
+    Object.assign(row, { deleted: true, storageDeletePending: true });
+    this.auditLog.push({ objectId: id, action: "UPLOAD_FAILED", actor, result: "FAILURE", details, at: now });
+    return true;
+  }
+  async expire() {
+    return false;
+  }
+  async markStorageDeleted(_t: string, id: string) {
+    const row = this.rows.get(id);
+    if (row) row.storageDeletePending = false;
+  }
+  async audit(record: AuditRecord) {
+    this.auditLog.push(record);
+  }
+  findLive = unused;
+  list = unused;
+  createInitiated = unused;
+  addSession = unused;
+  softDelete = unused;
+  setHold = unused;
+  restore = unused;
+  listAudit = unused;
+  overdue = unused;
+  stuckScans = unused;
+  pendingStorageDeletes = unused;
+  liveStorageKeys = unused;
+}
+
+/** A bucket in memory that counts the requests it serves. */
+export class FakeStorage implements ObjectStorage {
+  readonly objects = new Map<string, Uint8Array>();
+  readonly holds = new Set<string>();
+  readonly requests: string[] = [];
+
+  async readPrefix(key: string, length: number) {
+    this.requests.push("readPrefix");
+    const bytes = this.objects.get(key);
+    if (!bytes) return undefined;
+    return { bytes: bytes.subarray(0, length), size: bytes.length, etag: createHash("md5").update(bytes).digest("hex") };
+  }
+  async readRange(key: string, offset: number, length: number) {
+    this.requests.push("readRange");
+    return this.objects.get(key)!.subarray(offset, offset + length);
+  }
+  async *stream(key: string) {
+    this.requests.push("stream");
+    yield this.objects.get(key)!;
+  }
+  async delete(key: string) {
+    this.requests.push("delete");
+    this.objects.delete(key);
+  }
+  async setLegalHold(key: string, on: boolean) {
+    if (on) this.holds.add(key);
+    else this.holds.delete(key);
+  }
+  presignUpload = unused;
+  presignDownload = unused;
+  head = unused;
+  list = unused;
+  ping = unused;
+}
+
+export function lifecyclePorts(objects: FakeObjects, storage: FakeStorage): LifecyclePorts {
+  return {
+    objects,
+    storage,
+    retention: { tempUploadSeconds: 60, failedUploadSeconds: 60, supersededSeconds: 60, importArtifactSeconds: 60 },
+    inlineScanMaxBytes: 1024 * 1024,
+    retentionChanged: async () => undefined,
+    now: () => NOW,
+  };
+}

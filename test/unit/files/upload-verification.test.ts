@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { findUploadMismatch, mismatchRemovesFile, missingUpload } from "../../../src/domain/files/upload-verification.js";
+import { settleScan } from "../../../src/domain/files/scan-settlement.js";
+
+const md5 = "0123456789abcdef0123456789abcdef";
+
+describe("findUploadMismatch", () => {
+  it("accepts the declared size without a checksum", () => expect(findUploadMismatch(10, undefined, { size: 10, md5 })).toBeUndefined());
+  it("accepts a matching checksum in any case", () => expect(findUploadMismatch(10, md5.toUpperCase(), { size: 10, md5 })).toBeUndefined());
+  it("refuses another size first", () => expect(findUploadMismatch(11, "f".repeat(32), { size: 10, md5 })?.reason).toBe("SIZE_MISMATCH"));
+  it("refuses another checksum", () => expect(findUploadMismatch(10, "f".repeat(32), { size: 10, md5 })?.reason).toBe("CHECKSUM_MISMATCH"));
+});
+
+describe("missingUpload", () => {
+  const now = new Date("2026-01-01T00:00:10Z");
+  it("says the URL expired when it did", () => expect(missingUpload(new Date("2026-01-01T00:00:00Z"), now).reason).toBe("UPLOAD_URL_EXPIRED"));
+  it("says nothing was uploaded while the URL is valid", () => expect(missingUpload(new Date("2026-01-01T00:01:00Z"), now).reason).toBe("UPLOAD_MISSING"));
+});
+
+describe("a legal hold wins over the mismatch delete", () => {
+  it("removes a mismatched file without a hold", () => expect(mismatchRemovesFile(false)).toBe(true));
+  it("keeps it under a hold", () => expect(mismatchRemovesFile(true)).toBe(false));
+});
+
+describe("settleScan", () => {
+  const now = new Date("2026-01-01T00:00:00Z");
+  const durations = { tempUploadSeconds: 1, failedUploadSeconds: 7, supersededSeconds: 30, importArtifactSeconds: 90 };
+  it("a passed document is READY under its class's policy", () => {
+    expect(settleScan("GENERAL_DOCUMENT", true, now, durations)).toMatchObject({ status: "READY", retentionPolicy: "PERMANENT", retentionExpiresAt: null, supersedes: false });
+  });
+  it("a failed scan is REJECTED for FAILED_UPLOAD_7D", () => {
+    expect(settleScan("USER_PROFILE_PHOTO", false, now, durations)).toMatchObject({ status: "REJECTED", retentionPolicy: "FAILED_UPLOAD_7D", retentionExpiresAt: new Date(now.getTime() + 7000), supersedes: false });
+  });
+  it("a passed photo supersedes the current one", () => {
+    expect(settleScan("USER_PROFILE_PHOTO", true, now, durations)).toMatchObject({ status: "READY", supersedes: true, supersededExpiresAt: new Date(now.getTime() + 30_000) });
+  });
+});
