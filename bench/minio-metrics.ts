@@ -1,8 +1,12 @@
 /**
- * S3 API requests MinIO has served: the sum of minio_s3_requests_total (one series per API) from
- * its Prometheus endpoint /minio/v2/metrics/cluster. The stack's MinIO keeps the endpoint behind
- * authentication, so the request carries the bearer token `mc admin prometheus generate` would
- * make: a JWT signed HS512 with the secret key, subject the access key, issuer "prometheus".
+ * S3 API requests MinIO has served, from its Prometheus endpoint. Not minio_s3_requests_total of
+ * /minio/v2/metrics/cluster: MinIO caches that group for 10 s (getHTTPMetrics' cacheInterval in
+ * cmd/metrics-v2.go), longer than a benchmark turn, so before/after readings would be stale. The
+ * same counter (globalHTTPStats.TotalS3Requests) is read live at /minio/metrics/v3/api/requests
+ * as minio_api_requests_total{name=<API>,type="s3"}; the sum over APIs is used.
+ * The stack's MinIO keeps the endpoint behind authentication, so the request carries the bearer
+ * token `mc admin prometheus generate` would make: a JWT signed HS512 with the secret key,
+ * subject the access key, issuer "prometheus" (cmd/jwt.go metricsRequestAuthenticate).
  */
 import { SignJWT } from "jose";
 
@@ -11,6 +15,9 @@ export interface MinioAccess {
   accessKey: string;
   secretKey: string;
 }
+
+export const MINIO_REQUESTS_PATH = "/minio/metrics/v3/api/requests";
+export const MINIO_REQUESTS_METRIC = "minio_api_requests_total";
 
 async function token(access: MinioAccess): Promise<string> {
   return new SignJWT({})
@@ -44,14 +51,14 @@ export async function minioRequestCounter(access: MinioAccess): Promise<{ read()
   let problem: string | undefined;
   const read = async () => {
     try {
-      const res = await fetch(`${access.endpoint}/minio/v2/metrics/cluster`, { headers: { authorization: `Bearer ${bearer}` } });
+      const res = await fetch(`${access.endpoint}${MINIO_REQUESTS_PATH}`, { headers: { authorization: `Bearer ${bearer}` } });
       const text = await res.text();
       if (res.status !== 200) {
-        problem = `GET /minio/v2/metrics/cluster: ${res.status} ${text.slice(0, 200)}`;
+        problem = `GET ${MINIO_REQUESTS_PATH}: ${res.status} ${text.slice(0, 200)}`;
         return undefined;
       }
-      const total = sumMetric(text, "minio_s3_requests_total");
-      if (total === undefined) problem = "no minio_s3_requests_total in /minio/v2/metrics/cluster";
+      const total = sumMetric(text, MINIO_REQUESTS_METRIC);
+      if (total === undefined) problem = `no ${MINIO_REQUESTS_METRIC} in ${MINIO_REQUESTS_PATH}`;
       return total;
     } catch (error) {
       problem = error instanceof Error ? error.message : String(error);

@@ -11,7 +11,11 @@
  *
  * Around each turn: CPU time of every stack process from /proc (bench/proc-cpu.ts) and MinIO's
  * S3 request counter, so cost per upload is counted per component. A second after each turn is
- * counted with it, for work an upload leaves behind (our workflow finishing after READY).
+ * counted with it, for work an upload leaves behind (our workflow finishing after READY). Two
+ * idle windows (before the turns and after them) give each component's background CPU, so the
+ * notes can say what an upload costs net of it. Then: sequential uploads, the three alternating,
+ * for the latency of the step that makes an upload final (our complete, tusd's last PATCH), and
+ * the Temporal history of READY objects (events, state transitions).
  */
 import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { randomUUID } from "node:crypto";
@@ -25,36 +29,38 @@ import { ensureBinary } from "../src/stack/go-binaries.js";
 import { startTusd, type RunningTusd } from "../src/stack/tusd.js";
 import type { BenchGroup } from "./context.js";
 import { baseline, figure, type Figure } from "./figure.js";
-import { minioRequestCounter } from "./minio-metrics.js";
+import { MINIO_REQUESTS_METRIC, MINIO_REQUESTS_PATH, minioRequestCounter } from "./minio-metrics.js";
 import { componentsFound, cpuDelta, cpuSnapshot, ownCpuMs, type Component } from "./proc-cpu.js";
 import { fileOfSize, largePdf, photoPng } from "./scan-files.js";
 import { mean, percentile, timed } from "./stats.js";
 import { apiFor, progress, sleep, type Api } from "./support.js";
-import { temporalClient } from "./timer-support.js";
+import { spread, temporalClient } from "./timer-support.js";
 import { tusCreate, tusPatch, tusUpload } from "./tus.js";
-import { complete, getUpload, initiate, put, uploadThrough, type UploadSpec } from "./uploads.js";
+import { complete, getUpload, initiate, put, uploadThrough, type UploadSpec, type UploadStepTimes } from "./uploads.js";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const MiB = 1024 * 1024;
 const SMALL_CLIENTS = 32;
 const LARGE_CLIENTS = 16;
 const SETTLE_MS = 1_000;
-/** READY objects whose workflow history is read. */
-const HISTORY_SAMPLES = 5;
+/** Each of the two idle windows (before the turns and after them). */
+const IDLE_SECONDS = 3;
+/** READY objects whose workflow history is read, spread over all turns of the 100 KB run. */
+const HISTORY_SAMPLES = 10;
 /** Temporal server default (limit.historyCount.error), the fixed reference of the history row. */
 const TEMPORAL_HISTORY_EVENTS_LIMIT = 51_200;
 
 type EngineName = "ours" | "tusd" | "direct";
 const ENGINES: EngineName[] = ["ours", "tusd", "direct"];
 
-interface File {
+interface Payload {
   label: string;
   bytes: Uint8Array;
   contentType: string;
   filename: string;
 }
 
-type Outcome = { ready: true; workflowId?: string } | { ready: false; objectId: string; status: string };
+type Outcome = ({ ready: true; workflowId?: string } | { ready: false; objectId: string; status: string }) & { steps?: UploadStepTimes };
 
 interface Tally {
   uploads: number;
@@ -69,6 +75,8 @@ interface Tally {
   requests: number;
   requestsKnown: boolean;
   clientCpuMs: number;
+  /** Ours only: the sum of each call's time over all uploads (initiate, PUT, complete). */
+  steps: UploadStepTimes;
 }
 
 const emptyCpu = (): Record<Component, number> => ({ api: 0, worker: 0, temporal: 0, postgres: 0, minio: 0, tusd: 0 });
@@ -83,6 +91,7 @@ const emptyTally = (): Tally => ({
   requests: 0,
   requestsKnown: true,
   clientCpuMs: 0,
+  steps: { initiateMs: 0, putMs: 0, completeMs: 0 },
 });
 
 interface Peers {
@@ -93,15 +102,16 @@ interface Peers {
   requests: Awaited<ReturnType<typeof minioRequestCounter>>;
 }
 
-function engineUpload(peers: Peers, engine: EngineName, file: File): (index: number) => Promise<Outcome> {
+function engineUpload(peers: Peers, engine: EngineName, file: Payload): (index: number) => Promise<Outcome> {
   switch (engine) {
     case "ours":
       return async (index) => {
         const spec: UploadSpec = { objectClass: "GENERAL_DOCUMENT", contentType: file.contentType, bytes: file.bytes, filename: file.filename, ownerEntityId: `peer-${index}` };
-        const object = await uploadThrough(peers.api, spec);
+        const steps: UploadStepTimes = { initiateMs: 0, putMs: 0, completeMs: 0 };
+        const object = await uploadThrough(peers.api, spec, steps);
         // The workflow id is derived from tenant and object; the API may name it too.
         const workflowId = object.workflowId || lifecycleWorkflowId(peers.api.tenant, object.id);
-        return object.status === "READY" ? { ready: true, workflowId } : { ready: false, objectId: object.id, status: object.status };
+        return object.status === "READY" ? { ready: true, workflowId, steps } : { ready: false, objectId: object.id, status: object.status, steps };
       };
     case "tusd":
       return async () => {
@@ -116,7 +126,7 @@ function engineUpload(peers: Peers, engine: EngineName, file: File): (index: num
   }
 }
 
-function directPut(bucket: string, file: File): PutObjectCommand {
+function directPut(bucket: string, file: Payload): PutObjectCommand {
   return new PutObjectCommand({
     Bucket: bucket,
     Key: `bench-peers-direct/${randomUUID()}`,
@@ -129,7 +139,7 @@ function directPut(bucket: string, file: File): PutObjectCommand {
 }
 
 /** One engine's turn: `clients` closed-loop clients until the deadline, then the settle time. */
-async function turn(peers: Peers, engine: EngineName, file: File, seconds: number, clients: number, into: Tally): Promise<void> {
+async function turn(peers: Peers, engine: EngineName, file: Payload, seconds: number, clients: number, into: Tally): Promise<void> {
   const upload = engineUpload(peers, engine, file);
   const cpuBefore = cpuSnapshot();
   const requestsBefore = await peers.requests.read();
@@ -141,9 +151,14 @@ async function turn(peers: Peers, engine: EngineName, file: File, seconds: numbe
     while (performance.now() < deadline) {
       try {
         const outcome = await upload(next++);
+        if (outcome.steps) {
+          into.steps.initiateMs += outcome.steps.initiateMs;
+          into.steps.putMs += outcome.steps.putMs;
+          into.steps.completeMs += outcome.steps.completeMs;
+        }
         if (outcome.ready) {
           into.uploads++;
-          if (outcome.workflowId && into.workflowIds.length < HISTORY_SAMPLES) into.workflowIds.push(outcome.workflowId);
+          if (outcome.workflowId) into.workflowIds.push(outcome.workflowId);
         } else {
           into.notReady.push({ objectId: outcome.objectId, status: outcome.status });
         }
@@ -167,8 +182,16 @@ async function turn(peers: Peers, engine: EngineName, file: File, seconds: numbe
   else into.requests += requestsAfter - requestsBefore;
 }
 
+/** CPU ms per second each component uses with no upload running (the stack's own background). */
+async function idleRates(seconds: number): Promise<Record<Component, number>> {
+  const before = cpuSnapshot();
+  await sleep(seconds * 1000);
+  const used = cpuDelta(before, cpuSnapshot());
+  return Object.fromEntries(Object.entries(used).map(([c, ms]) => [c, ms / seconds])) as Record<Component, number>;
+}
+
 /** Rounds of one turn per engine, the order rotating each round. */
-async function rounds(peers: Peers, file: File, clients: number, seconds: number, count: number): Promise<Record<EngineName, Tally>> {
+async function rounds(peers: Peers, file: Payload, clients: number, seconds: number, count: number): Promise<Record<EngineName, Tally>> {
   const tallies: Record<EngineName, Tally> = { ours: emptyTally(), tusd: emptyTally(), direct: emptyTally() };
   // Warm-up, not counted: connections, JIT, the first signature, tusd's first multipart upload.
   for (const engine of ENGINES) await engineUpload(peers, engine, file)(-1);
@@ -194,7 +217,7 @@ interface Sequential {
 }
 
 /** The three engines alternating, one upload at a time: what the last step before "stored" costs. */
-async function sequential(peers: Peers, file: File, runs: number): Promise<Sequential> {
+async function sequential(peers: Peers, file: Payload, runs: number): Promise<Sequential> {
   const result: Sequential = { completeMs: [], oursFullMs: [], patchMs: [], tusdFullMs: [], directMs: [], notReady: 0 };
   const steps: Record<EngineName, (i: number) => Promise<void>> = {
     ours: async (i) => {
@@ -259,10 +282,6 @@ async function stillNotReady(api: Api, objects: { objectId: string }[]): Promise
 
 const fmt = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
 const perSecond = (t: Tally) => t.uploads / t.seconds;
-const cpuPer = (t: Tally, ...components: Component[]) => components.reduce((sum, c) => sum + t.cpu[c], 0) / t.uploads;
-/** CPU ms per second of the turn's window: what a component burns while another engine runs. */
-const cpuRate = (t: Tally, ...components: Component[]) => components.reduce((sum, c) => sum + t.cpu[c], 0) / t.windowSeconds;
-const OUR_STACK: Component[] = ["api", "worker", "temporal", "postgres", "minio"];
 
 export const uploadsPeers: BenchGroup = {
   name: "uploads-peers",
@@ -287,19 +306,24 @@ export const uploadsPeers: BenchGroup = {
       progress(`uploads-peers: ${tusd.version} at ${tusd.filesUrl}; processes found: ${found.join(", ")}${missing.length ? `; NOT found: ${missing.join(", ")}` : ""}`);
 
       const png = photoPng();
-      const small: File = { label: `${Math.round(png.length / 1000)} KB PNG`, bytes: png, contentType: "image/png", filename: "photo.png" };
+      const small: Payload = { label: `${Math.round(png.length / 1000)} KB PNG`, bytes: png, contentType: "image/png", filename: "photo.png" };
       const pdf = fileOfSize(8 * MiB, largePdf);
-      const large: File = { label: "8 MiB PDF", bytes: pdf, contentType: "application/pdf", filename: "big.pdf" };
+      const large: Payload = { label: "8 MiB PDF", bytes: pdf, contentType: "application/pdf", filename: "big.pdf" };
 
+      progress(`uploads-peers: ${IDLE_SECONDS} s idle (background CPU of the stack)`);
+      const idleBefore = await idleRates(IDLE_SECONDS);
       const smallRun = await rounds(peers, small, SMALL_CLIENTS, options.peerSeconds, options.peerRounds);
       const largeRun = await rounds(peers, large, LARGE_CLIENTS, options.peerSeconds, options.peerRounds);
       progress(`uploads-peers: sequential ${small.label}, ${options.peerSequential} per engine, alternating`);
       const seq = await sequential(peers, small, options.peerSequential);
-      const history = await histories(stack.env, smallRun.ours.workflowIds);
+      const history = await histories(stack.env, spread(smallRun.ours.workflowIds, HISTORY_SAMPLES));
       const leftSmall = await stillNotReady(peers.api, smallRun.ours.notReady);
       const leftLarge = await stillNotReady(peers.api, largeRun.ours.notReady);
+      progress(`uploads-peers: ${IDLE_SECONDS} s idle again`);
+      const idleAfter = await idleRates(IDLE_SECONDS);
+      const idle = Object.fromEntries(Object.keys(idleBefore).map((c) => [c, (idleBefore[c as Component] + idleAfter[c as Component]) / 2])) as Record<Component, number>;
 
-      return figures({ smallRun, largeRun, seq, history, leftSmall, leftLarge, small, large, options, tusd, missing, requestsProblem: requests.problem });
+      return figures({ smallRun, largeRun, seq, history, leftSmall, leftLarge, small, large, options, tusd, missing, idle, requestsProblem: requests.problem });
     } finally {
       s3.destroy();
       await tusd.stop();
@@ -314,25 +338,31 @@ interface Measured {
   history: Awaited<ReturnType<typeof histories>>;
   leftSmall: Map<string, number>;
   leftLarge: Map<string, number>;
-  small: File;
-  large: File;
+  small: Payload;
+  large: Payload;
   options: { peerSeconds: number; peerRounds: number; peerSequential: number };
   tusd: RunningTusd;
   missing: Component[];
+  /** CPU ms per second with nothing running, mean of the idle windows before and after. */
+  idle: Record<Component, number>;
   requestsProblem?: string;
 }
 
 function figures(m: Measured): Figure[] {
-  const { smallRun, largeRun, seq, history, small, large, options } = m;
+  const { smallRun, largeRun, seq, history, small, large, options, idle } = m;
   const tusdName = m.tusd.version.replace(/^Version:\s*/, "tusd ");
-  const schedule = `${options.peerRounds} rounds × ${options.peerSeconds} s per engine, interleaved`;
+  const schedule = `${options.peerRounds} rounds × ${options.peerSeconds} s per engine, interleaved, order rotating; rate = uploads ÷ time until the turn's last upload answered`;
   const outcome = (t: Tally, left: Map<string, number>) => {
     const still = [...left.entries()].map(([status, n]) => `${n} ${status}`).join(", ");
     const notReady = t.notReady.length === 0 ? "0 not READY" : `${t.notReady.length} not READY when complete answered (still not READY at the end: ${still || "none"})`;
     return `ours: ${t.uploads} READY, ${t.errors} errors, ${notReady}${t.firstError ? ` (first error: ${t.firstError.slice(0, 120)})` : ""}`;
   };
   const peerOutcome = (name: string, t: Tally) => `${name}: ${t.uploads} stored, ${t.errors} errors${t.firstError ? ` (first error: ${t.firstError.slice(0, 120)})` : ""}`;
-  const throughputRows = (file: File, clients: number, run: Record<EngineName, Tally>, left: Map<string, number>): Figure[] => {
+  const stepNote = (t: Tally) => {
+    const n = t.uploads + t.notReady.length;
+    return `ours per upload: initiate ${fmt(t.steps.initiateMs / n, 0)} ms, PUT ${fmt(t.steps.putMs / n, 0)} ms, complete ${fmt(t.steps.completeMs / n, 0)} ms (means)`;
+  };
+  const throughputRows = (file: Payload, clients: number, run: Record<EngineName, Tally>, left: Map<string, number>): Figure[] => {
     const name = `Uploads/s, ${file.label}, ${clients} clients`;
     const tusdRate = baseline(`${tusdName}, to stored`, perSecond(run.tusd), "uploads/s");
     const directRate = baseline("direct PutObject, SSE AES256", perSecond(run.direct), "uploads/s");
@@ -340,7 +370,7 @@ function figures(m: Measured): Figure[] {
     const counts = `${schedule}; ${outcome(run.ours, left)}; ${peerOutcome("tusd", run.tusd)}; ${peerOutcome("direct", run.direct)}`;
     return [
       figure(`${name} (ours, to READY)`, perSecond(run.ours), "uploads/s", tusdRate, counts),
-      figure(`${name} (ours, to READY)`, perSecond(run.ours), "uploads/s", directRate, `ours ${mb(run.ours)}, tusd ${mb(run.tusd)}, direct ${mb(run.direct)}`),
+      figure(`${name} (ours, to READY)`, perSecond(run.ours), "uploads/s", directRate, `ours ${mb(run.ours)}, tusd ${mb(run.tusd)}, direct ${mb(run.direct)}; ${stepNote(run.ours)}`),
       figure(`${name} (${tusdName}, to stored)`, perSecond(run.tusd), "uploads/s", directRate, "the peer against the same floor"),
     ];
   };
@@ -352,39 +382,45 @@ function figures(m: Measured): Figure[] {
     `direct PutObject p50 ${fmt(p(seq.directMs, 50))} ms / p99 ${fmt(p(seq.directMs, 99))} ms; ` +
     `whole upload p50: ours ${fmt(p(seq.oursFullMs, 50))} ms (initiate + PUT + complete), tusd ${fmt(p(seq.tusdFullMs, 50))} ms (POST + PATCH)`;
 
+  // CPU: raw per upload, and net of what the component burns idle over the same window.
+  const raw = (t: Tally, cs: Component[]) => cs.reduce((sum, c) => sum + t.cpu[c], 0) / t.uploads;
+  const net = (t: Tally, cs: Component[]) => cs.reduce((sum, c) => sum + t.cpu[c] - idle[c] * t.windowSeconds, 0) / t.uploads;
+  const idleOf = (cs: Component[]) => cs.reduce((sum, c) => sum + idle[c], 0);
+  const netNote = (t: Tally, cs: Component[]) => `net of idle ${fmt(net(t, cs))} ms (idle ${fmt(idleOf(cs))} ms CPU/s × ${fmt(t.windowSeconds / t.uploads, 3)} s per upload)`;
   const s = smallRun;
-  const tusdCpu = baseline(`${tusdName} process per stored upload`, cpuPer(s.tusd, "tusd"), "ms");
-  const tusdTotal = (t: Tally) => cpuPer(t, "tusd", "minio");
-  const background =
-    `while tusd ran, the idle rest used API+worker ${fmt(cpuRate(s.tusd, "api", "worker"))}, Temporal ${fmt(cpuRate(s.tusd, "temporal"))}, ` +
-    `PostgreSQL ${fmt(cpuRate(s.tusd, "postgres"))} ms CPU per s`;
+  const tusdOnly: Component[] = ["tusd"];
+  const tusdAndMinio: Component[] = ["tusd", "minio"];
+  const tusdCpu = baseline(`${tusdName} process per stored upload`, raw(s.tusd, tusdOnly), "ms");
+  const method = `utime+stime (+ reaped children) of each process tree from /proc over the turns + ${SETTLE_MS / 1000} s settle each, ÷ uploads; idle = 2 × ${IDLE_SECONDS} s with nothing running${m.missing.length ? `; processes NOT found (read as 0): ${m.missing.join(", ")}` : ""}`;
   const clientNote = (t: Record<EngineName, Tally>) =>
-    `bench clients (same machine) per upload: ours ${fmt(t.ours.clientCpuMs / t.ours.uploads)} ms, tusd ${fmt(t.tusd.clientCpuMs / t.tusd.uploads)} ms, direct ${fmt(t.direct.clientCpuMs / t.direct.uploads)} ms`;
-  const cpuNote = `${small.label} turns at ${SMALL_CLIENTS} clients; utime+stime from /proc (process trees), turn + ${SETTLE_MS / 1000} s settle, ÷ uploads${m.missing.length ? `; processes NOT found (read as 0): ${m.missing.join(", ")}` : ""}`;
+    `bench clients (same 2 cores) per upload: ours ${fmt(t.ours.clientCpuMs / t.ours.uploads)} ms, tusd ${fmt(t.tusd.clientCpuMs / t.tusd.uploads)} ms, direct ${fmt(t.direct.clientCpuMs / t.direct.uploads)} ms`;
+  const cpuRow = (label: string, cs: Component[], against: ReturnType<typeof baseline>, extra: string) =>
+    figure(`CPU per upload, ${label}, ${small.label}`, raw(s.ours, cs), "ms", against, `${netNote(s.ours, cs)}; ${extra}`);
+  const OUR_STACK: Component[] = ["api", "worker", "temporal", "postgres", "minio"];
 
   const requestsPer = (t: Tally) => (t.requestsKnown ? t.requests / t.uploads : NaN);
   const requestsNote = m.requestsProblem
     ? `MinIO request counter unavailable: ${m.requestsProblem}`
-    : `minio_s3_requests_total (sum over APIs) from /minio/v2/metrics/cluster around each ${small.label} turn; direct PutObject ${fmt(requestsPer(s.direct), 2)} per upload; ${large.label}: ours ${fmt(requestsPer(largeRun.ours), 2)}, tusd ${fmt(requestsPer(largeRun.tusd), 2)}, direct ${fmt(requestsPer(largeRun.direct), 2)}`;
+    : `${MINIO_REQUESTS_METRIC} (sum over APIs) from ${MINIO_REQUESTS_PATH} around each turn (v2 minio_s3_requests_total is cached 10 s by MinIO); ${large.label}: ours ${fmt(requestsPer(largeRun.ours), 2)}, tusd ${fmt(requestsPer(largeRun.tusd), 2)}, direct ${fmt(requestsPer(largeRun.direct), 2)}`;
 
-  const historyNote = `mean of ${history.events.length} READY objects of the ${small.label} turns, read after the turns (workflow ${history.statuses.join("/") || "none"}); fetchHistory() events`;
+  const historyNote = `mean of ${history.events.length} READY objects of the ${small.label} turns, read after the turns (workflow ${history.statuses.join("/") || "none"})`;
 
   return [
     ...throughputRows(small, SMALL_CLIENTS, smallRun, m.leftSmall),
     ...throughputRows(large, LARGE_CLIENTS, largeRun, m.leftLarge),
     figure(`complete-to-READY p50, ${small.label}, sequential`, p(seq.completeMs, 50), "ms", baseline(`${tusdName} final PATCH p50`, p(seq.patchMs, 50), "ms"), latencyNote),
     figure(`complete-to-READY p99, ${small.label}, sequential`, p(seq.completeMs, 99), "ms", baseline(`${tusdName} final PATCH p99`, p(seq.patchMs, 99), "ms"), latencyNote),
-    figure(`CPU per upload, API + worker, ${small.label}`, cpuPer(s.ours, "api", "worker"), "ms", tusdCpu, `API ${fmt(cpuPer(s.ours, "api"))} ms + worker ${fmt(cpuPer(s.ours, "worker"))} ms; ${cpuNote}`),
-    figure(`CPU per upload, Temporal dev server, ${small.label}`, cpuPer(s.ours, "temporal"), "ms", tusdCpu, `during ours' turns; ${cpuNote}`),
-    figure(`CPU per upload, PostgreSQL (all processes), ${small.label}`, cpuPer(s.ours, "postgres"), "ms", tusdCpu, `during ours' turns; ${cpuNote}`),
-    figure(`CPU per upload, MinIO, ${small.label}, ours`, cpuPer(s.ours, "minio"), "ms", baseline(`MinIO per ${tusdName} upload`, cpuPer(s.tusd, "minio"), "ms"), `direct PutObject: MinIO ${fmt(cpuPer(s.direct, "minio"))} ms per upload; ${cpuNote}`),
-    figure(`CPU per upload, whole stack, ${small.label}`, cpuPer(s.ours, ...OUR_STACK), "ms", baseline(`${tusdName} + MinIO`, tusdTotal(s.tusd), "ms"), `ours: API, worker, Temporal, PostgreSQL, MinIO; ${background}; ${clientNote(s)}`),
+    cpuRow("API + worker", ["api", "worker"], tusdCpu, `API ${fmt(raw(s.ours, ["api"]))} ms + worker ${fmt(raw(s.ours, ["worker"]))} ms; ${small.label} turns at ${SMALL_CLIENTS} clients; ${method}`),
+    cpuRow("Temporal dev server", ["temporal"], tusdCpu, "during ours' turns"),
+    cpuRow("PostgreSQL (all processes)", ["postgres"], tusdCpu, "postmaster and its backends, during ours' turns"),
+    cpuRow("MinIO, ours", ["minio"], baseline(`MinIO per ${tusdName} upload`, raw(s.tusd, ["minio"]), "ms"), `MinIO per tusd upload net of idle ${fmt(net(s.tusd, ["minio"]))} ms; per direct PutObject ${fmt(raw(s.direct, ["minio"]))} ms (net ${fmt(net(s.direct, ["minio"]))} ms)`),
+    cpuRow("whole stack", OUR_STACK, baseline(`${tusdName} + MinIO`, raw(s.tusd, tusdAndMinio), "ms"), `ours: API, worker, Temporal, PostgreSQL, MinIO; tusd + MinIO net of idle ${fmt(net(s.tusd, tusdAndMinio))} ms; ${clientNote(s)}`),
     figure(
       `CPU per upload, whole stack, ${large.label}`,
-      cpuPer(largeRun.ours, ...OUR_STACK),
+      raw(largeRun.ours, OUR_STACK),
       "ms",
-      baseline(`${tusdName} + MinIO`, tusdTotal(largeRun.tusd), "ms"),
-      `${LARGE_CLIENTS} clients; API+worker ${fmt(cpuPer(largeRun.ours, "api", "worker"))}, Temporal ${fmt(cpuPer(largeRun.ours, "temporal"))}, PostgreSQL ${fmt(cpuPer(largeRun.ours, "postgres"))}, MinIO ${fmt(cpuPer(largeRun.ours, "minio"))} ms; tusd ${fmt(cpuPer(largeRun.tusd, "tusd"))} + MinIO ${fmt(cpuPer(largeRun.tusd, "minio"))} ms; direct: MinIO ${fmt(cpuPer(largeRun.direct, "minio"))} ms; ${clientNote(largeRun)}`,
+      baseline(`${tusdName} + MinIO`, raw(largeRun.tusd, tusdAndMinio), "ms"),
+      `${LARGE_CLIENTS} clients; ${netNote(largeRun.ours, OUR_STACK)}; API+worker ${fmt(raw(largeRun.ours, ["api", "worker"]))}, Temporal ${fmt(raw(largeRun.ours, ["temporal"]))}, PostgreSQL ${fmt(raw(largeRun.ours, ["postgres"]))}, MinIO ${fmt(raw(largeRun.ours, ["minio"]))} ms; tusd ${fmt(raw(largeRun.tusd, tusdOnly))} + MinIO ${fmt(raw(largeRun.tusd, ["minio"]))} ms; direct: MinIO ${fmt(raw(largeRun.direct, ["minio"]))} ms; ${clientNote(largeRun)}`,
     ),
     figure(`MinIO requests per upload, ${small.label}, ours`, requestsPer(s.ours), "requests", baseline(`MinIO requests per ${tusdName} upload`, requestsPer(s.tusd), "requests"), requestsNote),
     figure(`MinIO requests per upload, ${small.label}, ours`, requestsPer(s.ours), "requests", baseline("direct PutObject", requestsPer(s.direct), "requests"), "the floor: one PutObject per upload"),
@@ -393,8 +429,8 @@ function figures(m: Measured): Figure[] {
       mean(history.events),
       "events",
       baseline("Temporal default limit", TEMPORAL_HISTORY_EVENTS_LIMIT, "events"),
-      `${historyNote}; tusd keeps its upload state in a .info object in S3 instead`,
+      `${historyNote}; events of fetchHistory(); tusd keeps its upload state in a .info object in S3 instead`,
     ),
-    figure("Temporal state transitions per upload", mean(history.transitions), "transitions", null, `${historyNote}; describe() workflowExecutionInfo.stateTransitionCount; no peer keeps workflow state`),
+    figure("Temporal state transitions per upload", mean(history.transitions), "transitions", null, `${historyNote}; describe() raw workflowExecutionInfo.stateTransitionCount; no peer keeps workflow state`),
   ];
 }

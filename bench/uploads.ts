@@ -44,11 +44,23 @@ export async function complete(api: Api, objectId: string): Promise<StoredObject
   return done.storedObject;
 }
 
+/** Milliseconds of each call of one upload, filled in by uploadThrough when passed. */
+export interface UploadStepTimes {
+  initiateMs: number;
+  putMs: number;
+  completeMs: number;
+}
+
 /** initiate, PUT, complete with waitForResult: the object as its scan left it. */
-export async function uploadThrough(api: Api, spec: UploadSpec): Promise<StoredObject> {
+export async function uploadThrough(api: Api, spec: UploadSpec, times?: UploadStepTimes): Promise<StoredObject> {
+  const t0 = performance.now();
   const started = await initiate(api, spec, spec.bytes.length);
+  const t1 = performance.now();
   await put(started, spec.bytes);
-  return complete(api, started.storedObject.id);
+  const t2 = performance.now();
+  const object = await complete(api, started.storedObject.id);
+  if (times) Object.assign(times, { initiateMs: t1 - t0, putMs: t2 - t1, completeMs: performance.now() - t2 });
+  return object;
 }
 
 /** The object as it is now (GetUpload). */

@@ -82,9 +82,11 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
     adopt(outcome);
     failTaskIf(outcome, "after-step");
     completeRequestId ??= args.requestId;
+    const mustWait = !outcome.refusal && args.waitSeconds > 0 && phaseOf(state!) === "SCANNING";
+    // Only where the step's answer arrived in this same task: a recorded answer replays its mark.
+    if (!mustWait) failTaskIf(outcome, "after-update");
     if (outcome.refusal) throw ApplicationFailure.nonRetryable(outcome.refusal.message, outcome.refusal.reason);
-    if (args.waitSeconds > 0) await condition(() => phaseOf(state!) !== "SCANNING", `${args.waitSeconds}s`);
-    failTaskIf(outcome, "after-update");
+    if (mustWait) await condition(() => phaseOf(state!) !== "SCANNING", `${args.waitSeconds}s`);
     if (!object) throw ApplicationFailure.nonRetryable("upload not found", "OBJECT_NOT_FOUND");
     return object;
   });

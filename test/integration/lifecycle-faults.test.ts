@@ -39,11 +39,20 @@ afterAll(async () => {
 });
 
 describe("every workflow task of the lifecycle fails once", () => {
-  it("and every path still ends right, with an exact audit trail", { timeout: 300_000 }, async () => {
+  it("and every path still ends right, with an exact audit trail", { timeout: 420_000 }, async () => {
     const tenant = uniqueTenant("faults");
     const api = new FilesApi(baseUrl, await tokenFor(tenant), tenant);
-    const ends: ExpectedEnd[] = (await Promise.all(LIFECYCLE_PATHS.map((p) => p.run(api)))).flat();
-    expect(await awaitEnds(tenant, ends, 150_000)).toEqual([]);
+    const ends: ExpectedEnd[] = (
+      await Promise.all(
+        LIFECYCLE_PATHS.map(async (p) => {
+          const started = Date.now();
+          const result = await p.run(api);
+          if (process.env.TEST_STACK_VERBOSE) console.log(`${p.name}: ${Date.now() - started} ms`);
+          return result;
+        }),
+      )
+    ).flat();
+    expect(await awaitEnds(tenant, ends, 120_000)).toEqual([]);
 
     // The faults really happened: the histories hold failed workflow tasks.
     const failed = await withTemporal(async (client) => {

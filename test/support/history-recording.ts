@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Client } from "@temporalio/client";
-import { historyToJSON } from "@temporalio/common/lib/proto-utils.js";
 import { Worker } from "@temporalio/worker";
+import { historyFixtureJson } from "./history-fixtures.js";
 import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
 import { workflowBundlerOptions, workflowsPath } from "../../src/main/workflow-bundle.js";
 
@@ -27,5 +27,5 @@ export async function replayAndRecord(client: Client, tenant: string, objects: {
   for await (const result of replays) if (result.error) throw new Error(`${result.workflowId} does not replay: ${result.error.message}`);
   if (process.env.RECORD_HISTORIES !== "1") return;
   mkdirSync(HISTORIES_DIR, { recursive: true });
-  for (const h of histories) writeFileSync(path.join(HISTORIES_DIR, `${h.name}.json`), `${historyToJSON(h.history)}\n`);
+  for (const h of histories) writeFileSync(path.join(HISTORIES_DIR, `${h.name}.json`), historyFixtureJson(h.history));
 }

@@ -108,7 +108,7 @@ export const LIFECYCLE_PATHS: LifecyclePath[] = [
   {
     name: "rejected-streamed",
     async run(api) {
-      const object = await api.upload("GENERAL_DOCUMENT", "image/svg+xml", svg("<script>x()</script>"));
+      const object = await api.upload("COMPANY_LOGO", "image/svg+xml", svg("<script>x()</script>"));
       return [{ id: object.id, status: "GONE", audit: [I, C, "SCAN_FAILED", "OBJECT_EXPIRED"] }];
     },
   },
@@ -205,10 +205,13 @@ export const LIFECYCLE_PATHS: LifecyclePath[] = [
     async run(api) {
       const owner = `owner-${Math.random().toString(36).slice(2, 8)}`;
       const first = await api.upload("USER_PROFILE_PHOTO", "image/png", pngBytes(), owner);
+      // Held, so its short superseded deadline cannot pass before the restore, however slow.
+      expectStatus(await api.call("POST", `/uploads/${first.id}/legal-hold`, { reason: "keep" }), 200);
       const second = await api.upload("USER_PROFILE_PHOTO", "image/png", pngBytes(), owner);
       expectStatus(await api.call("POST", `/uploads/${first.id}/restore`, {}), 200);
+      expectStatus(await api.call("DELETE", `/uploads/${first.id}/legal-hold`), 200);
       return [
-        { id: first.id, status: "READY", audit: [I, C, "SCAN_PASSED", "OBJECT_SUPERSEDED", "OBJECT_RESTORED"] },
+        { id: first.id, status: "READY", audit: [I, C, "SCAN_PASSED", "HOLD_PLACED", "OBJECT_SUPERSEDED", "OBJECT_RESTORED", "HOLD_RELEASED"] },
         { id: second.id, status: "GONE", audit: [I, C, "SCAN_PASSED", "OBJECT_SUPERSEDED", "OBJECT_EXPIRED"] },
       ];
     },

@@ -1,5 +1,5 @@
 import type { ObjectClassName, RetentionPolicyName } from "../../domain/files/object-classes.js";
-import type { ObjectRecord, ObjectStatusName, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
+import type { DeleteReason, ObjectRecord, ObjectStatusName, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
 import type { StoredObjectRow } from "./entities/stored-object.js";
 
 const iso = (d?: Date | null) => (d ? new Date(d).toISOString() : undefined);
@@ -31,5 +31,11 @@ export function toStoredObjectView(row: StoredObjectRow): StoredObjectView {
 }
 
 export function toObjectRecord(row: StoredObjectRow): ObjectRecord {
-  return { ...toStoredObjectView(row), deleted: !!row.deletedAt, storageDeletePending: row.storageDeletePending };
+  return {
+    ...toStoredObjectView(row),
+    deleted: !!row.deletedAt,
+    deleteReason: (row.deleteReason as DeleteReason | null) ?? undefined,
+    verificationFailure: row.verificationFailure ?? undefined,
+    storageDeletePending: row.storageDeletePending,
+  };
 }

@@ -4,10 +4,12 @@ import type { AuditEntryView, AuditRecord, ListFilter, NewStoredObject, Settled,
 import { PERMANENT_POLICIES, type ExpiryCandidate } from "../../domain/files/retention.js";
 import type { RetentionPolicyName } from "../../domain/files/object-classes.js";
 import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
-import type { Actor, DeleteReason, ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
+import type { UploadMismatch } from "../../domain/files/upload-verification.js";
+import type { Actor, ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
 import { SYSTEM_ACTOR_ID } from "../../domain/files/stored-object.js";
 import type { Cursor } from "../../domain/pagination.js";
 import { listAudit, writeAudit } from "./audit-store.js";
+import { AuditEntryRow } from "./entities/audit-entry.js";
 import { completeUploadStatement } from "./complete-upload-statement.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
 import { UploadSessionRow } from "./entities/upload-session.js";
@@ -179,12 +181,12 @@ export class StoredObjectStore implements StoredObjects {
     return { changed: true, superseded };
   }
 
-  async failUpload(actor: Actor, id: string, reason: DeleteReason, details: Record<string, unknown>, now: Date): Promise<boolean> {
+  async failUpload(actor: Actor, id: string, reason: UploadMismatch["reason"], details: Record<string, unknown>, now: Date): Promise<boolean> {
     return this.tx(async (em) => {
       const changed = await em.nativeUpdate(
         StoredObjectRow,
         { ...live(actor.tenantId, id), status: "PENDING_UPLOAD", legalHoldPlacedAt: null },
-        { deletedAt: now, deleteReason: reason, storageDeletePending: true, updatedAt: now },
+        { deletedAt: now, deleteReason: "CHECKSUM_MISMATCH", verificationFailure: reason, storageDeletePending: true, updatedAt: now },
       );
       if (changed === 0) return false;
       await writeAudit(em, { objectId: id, action: "UPLOAD_FAILED", actor, result: "FAILURE", details, at: now });
@@ -270,6 +272,17 @@ export class StoredObjectStore implements StoredObjects {
 
   async audit(record: AuditRecord): Promise<void> {
     await this.tx((em) => writeAudit(em, record));
+  }
+
+  async auditOnce(record: AuditRecord): Promise<void> {
+    await this.tx(async (em) => {
+      const { actor } = record;
+      if (actor.requestId) {
+        const seen = await em.count(AuditEntryRow, { tenantId: actor.tenantId, objectId: record.objectId, action: record.action, requestId: actor.requestId });
+        if (seen > 0) return;
+      }
+      await writeAudit(em, record);
+    });
   }
 
   async listAudit(tenantId: string, objectId: string, after: Cursor | undefined, limit: number): Promise<AuditEntryView[]> {

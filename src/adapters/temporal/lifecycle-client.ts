@@ -73,23 +73,25 @@ export class LifecycleClient {
    */
   async complete(ref: ObjectRef, args: CompleteArgs): Promise<StoredObjectView> {
     const workflowId = lifecycleWorkflowId(ref.tenantId, ref.objectId);
-    return this.guard("complete", async () => {
-      try {
-        return await this.client.workflow.getHandle(workflowId).executeUpdate(completeUpdate, { args: [args] });
-      } catch (error) {
-        if (!(error instanceof WorkflowNotFoundError)) throw error;
-        return this.client.workflow.executeUpdateWithStart(completeUpdate, {
-          args: [args],
-          startWorkflowOperation: new WithStartWorkflowOperation(LIFECYCLE_WORKFLOW, {
-            taskQueue: this.taskQueue,
-            workflowId,
-            workflowIdConflictPolicy: "USE_EXISTING",
-            args: [this.resumeInput(ref)],
-            typedSearchAttributes: [{ key: TENANT_ID, value: ref.tenantId }],
-          }),
-        });
-      }
-    });
+    return this.guard("complete", () =>
+      retryWhileTaskFailed(async () => {
+        try {
+          return await this.client.workflow.getHandle(workflowId).executeUpdate(completeUpdate, { args: [args] });
+        } catch (error) {
+          if (!(error instanceof WorkflowNotFoundError)) throw error;
+          return this.client.workflow.executeUpdateWithStart(completeUpdate, {
+            args: [args],
+            startWorkflowOperation: new WithStartWorkflowOperation(LIFECYCLE_WORKFLOW, {
+              taskQueue: this.taskQueue,
+              workflowId,
+              workflowIdConflictPolicy: "USE_EXISTING",
+              args: [this.resumeInput(ref)],
+              typedSearchAttributes: [{ key: TENANT_ID, value: ref.tenantId }],
+            }),
+          });
+        }
+      }),
+    );
   }
 
   private resumeInput(ref: ObjectRef): LifecycleInput {
@@ -141,6 +143,27 @@ export class LifecycleClient {
   }
 }
 
+/**
+ * While a workflow task is being retried after a failure, the server refuses new Updates
+ * (FAILED_PRECONDITION "Workflow Task in failed state"). The retry is usually a moment away, and
+ * complete is safe to repeat, so it is tried again for a few seconds before `unavailable`.
+ */
+async function retryWhileTaskFailed<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isTaskInFailedState(error) || attempt >= 8) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
+    }
+  }
+}
+
+function isTaskInFailedState(error: unknown): boolean {
+  const grpc = error instanceof ServiceError ? error.cause : error;
+  return isGrpcServiceError(grpc) && grpc.code === 9 /* FAILED_PRECONDITION */ && /workflow task in failed state/i.test(grpc.message);
+}
+
 function translateTemporalError(error: unknown, action: string): Error {
   if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
     const reason = (error.cause.type ?? "INTERNAL") as ErrorReason;
@@ -150,7 +173,7 @@ function translateTemporalError(error: unknown, action: string): Error {
     return new AppError("OBJECT_NOT_FOUND", "upload not found", { cause: error });
   }
   const grpc = error instanceof ServiceError ? error.cause : error;
-  const unreachable = isGrpcServiceError(grpc) && [4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */].includes(grpc.code);
+  const unreachable = isTaskInFailedState(error) || (isGrpcServiceError(grpc) && [4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */].includes(grpc.code));
   if (unreachable || /ECONNREFUSED|UNAVAILABLE|deadline exceeded/i.test(String((grpc as Error)?.message))) {
     return new AppError("DEPENDENCY_UNAVAILABLE", `workflow service unavailable (${action}); retry shortly`, { cause: error });
   }

@@ -2,7 +2,8 @@ import type { UploadSessionRow } from "../../adapters/postgres/entities/upload-s
 import type { Cursor } from "../../domain/pagination.js";
 import type { ExpiryCandidate } from "../../domain/files/retention.js";
 import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
-import type { Actor, AuditActionName, DeleteReason, ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
+import type { UploadMismatch } from "../../domain/files/upload-verification.js";
+import type { Actor, AuditActionName, ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
 
 export interface ListFilter {
   ownerEntityType?: string;
@@ -65,7 +66,7 @@ export interface StoredObjects {
   /** SCANNING → READY/REJECTED. */
   finishScan(actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled>;
   /** A failed verification of a PENDING_UPLOAD object: soft-deleted, the bucket delete owed. */
-  failUpload(actor: Actor, id: string, reason: DeleteReason, details: Record<string, unknown>, now: Date): Promise<boolean>;
+  failUpload(actor: Actor, id: string, reason: UploadMismatch["reason"], details: Record<string, unknown>, now: Date): Promise<boolean>;
   /** Soft-deletes when `isDue` holds for the row as it is under its lock. */
   expire(actor: Actor, id: string, now: Date, isDue: (candidate: ExpiryCandidate) => boolean): Promise<boolean>;
   softDelete(actor: Actor, id: string, now: Date): Promise<"deleted" | "held" | "missing">;
@@ -74,6 +75,8 @@ export interface StoredObjects {
   restore(actor: Actor, id: string, settlement: { retentionPolicy: string; retentionExpiresAt: Date | null; supersededExpiresAt: Date }, now: Date): Promise<string[]>;
   markStorageDeleted(tenantId: string, id: string): Promise<void>;
   audit(record: AuditRecord): Promise<void>;
+  /** Writes the entry unless one with the same object, action and request id exists (a retried call). */
+  auditOnce(record: AuditRecord): Promise<void>;
   listAudit(tenantId: string, objectId: string, after: Cursor | undefined, limit: number): Promise<AuditEntryView[]>;
 
   /** Sweep, across tenants: live rows whose deadline passed (a pre-filter; `expire` decides). */

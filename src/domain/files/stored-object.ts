@@ -58,6 +58,9 @@ export interface StoredObjectView {
 /** A row as the lifecycle sees it: soft-deleted ones too, with the storage delete still owed. */
 export interface ObjectRecord extends StoredObjectView {
   deleted: boolean;
+  deleteReason?: DeleteReason;
+  /** Why complete refused and removed the upload: SIZE_MISMATCH or CHECKSUM_MISMATCH. */
+  verificationFailure?: string;
   storageDeletePending: boolean;
 }
 

@@ -5,9 +5,9 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { historyFromJSON } from "@temporalio/common/lib/proto-utils.js";
 import { Worker } from "@temporalio/worker";
 import { describe, expect, it } from "vitest";
+import { historyFromFixture } from "../../support/history-fixtures.js";
 import { workflowBundlerOptions, workflowsPath } from "../../../src/main/workflow-bundle.js";
 
 const dir = path.join(process.cwd(), "test", "fixtures", "histories");
@@ -21,7 +21,7 @@ describe("object workflow histories replay", () => {
   });
 
   it("replays each history without non-determinism", { timeout: 120_000 }, async () => {
-    const histories = files.map((f) => ({ workflowId: f.replace(/\.json$/, ""), history: historyFromJSON(JSON.parse(readFileSync(path.join(dir, f), "utf8"))) }));
+    const histories = files.map((f) => ({ workflowId: f.replace(/\.json$/, ""), history: historyFromFixture(readFileSync(path.join(dir, f), "utf8")) }));
     const failures: string[] = [];
     for await (const result of Worker.runReplayHistories({ workflowsPath, bundlerOptions: workflowBundlerOptions, replayName: "unit" }, histories)) {
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);

@@ -22,6 +22,7 @@ export class StoredObjectRow {
   workflowId!: string;
   deletedAt?: Date | null;
   deleteReason?: string | null;
+  verificationFailure?: string | null;
   /** Set when the row is soft-deleted but the bucket object still has to go. */
   storageDeletePending = false;
   uploadedAt?: Date | null;
@@ -55,6 +56,7 @@ export const StoredObjectSchema = new EntitySchema<StoredObjectRow>({
     workflowId: { type: "string" },
     deletedAt: { type: "Date", nullable: true },
     deleteReason: { type: "string", nullable: true },
+    verificationFailure: { type: "string", nullable: true },
     storageDeletePending: { type: "boolean" },
     uploadedAt: { type: "Date", nullable: true },
     readyAt: { type: "Date", nullable: true },

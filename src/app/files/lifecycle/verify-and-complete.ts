@@ -29,7 +29,7 @@ export interface CompleteOutcome extends StepOutcome {
  */
 export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, request: CompleteRequest): Promise<CompleteOutcome> {
   const record = await ports.objects.findRecord(ref.tenantId, ref.objectId);
-  if (!record || record.deleted) return { ...outcomeOf(record), refusal: { reason: "OBJECT_NOT_FOUND", message: "upload not found" } };
+  if (!record || record.deleted) return { ...outcomeOf(record), refusal: refusalOfGone(record) };
   if (record.status !== "PENDING_UPLOAD") return outcomeOf(record);
 
   const actor: Actor = { tenantId: ref.tenantId, actorId: request.actorId, requestId: request.requestId };
@@ -58,6 +58,14 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
   return loadLifecycleState(ports, ref);
 }
 
+/** Gone: removed by a failed verification (this very call, run again), or not found. */
+function refusalOfGone(record: ObjectRecord | undefined): CompleteOutcome["refusal"] {
+  const failure = record?.deleteReason === "CHECKSUM_MISMATCH" ? record.verificationFailure : undefined;
+  if (failure === "SIZE_MISMATCH") return { reason: failure, message: "the stored size differs from the declared size; the file was removed, upload again" };
+  if (failure === "CHECKSUM_MISMATCH") return { reason: failure, message: "checksum does not match the MD5 of the stored file; upload again" };
+  return { reason: "OBJECT_NOT_FOUND", message: "upload not found" };
+}
+
 /** The stored bytes are not what was declared: remove them, unless a legal hold keeps them. */
 async function refuseMismatch(
   ports: LifecyclePorts,
@@ -70,10 +78,10 @@ async function refuseMismatch(
   const ref = { tenantId: record.tenantId, objectId: record.id };
   const details = { reason: mismatch.reason, expected: expected?.toLowerCase(), actual: md5 };
   const now = ports.now();
-  if (mismatchRemovesFile(!!record.legalHold) && (await ports.objects.failUpload(actor, record.id, "CHECKSUM_MISMATCH", details, now))) {
+  if (mismatchRemovesFile(!!record.legalHold) && (await ports.objects.failUpload(actor, record.id, mismatch.reason, details, now))) {
     await finishStorageDelete(ports, ref);
   } else if (record.legalHold) {
-    await ports.objects.audit({ objectId: record.id, action: "UPLOAD_FAILED", actor, result: "FAILURE", details: { ...details, keptUnderLegalHold: true }, at: now });
+    await ports.objects.auditOnce({ objectId: record.id, action: "UPLOAD_FAILED", actor, result: "FAILURE", details: { ...details, keptUnderLegalHold: true }, at: now });
   }
   return { ...(await loadLifecycleState(ports, ref)), refusal: mismatch };
 }

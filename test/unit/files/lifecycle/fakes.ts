@@ -3,7 +3,8 @@ import { createHash } from "node:crypto";
 import type { LifecyclePorts } from "../../../../src/app/files/lifecycle/lifecycle-ports.js";
 import type { AuditRecord, StoredObjects } from "../../../../src/app/files/port.js";
 import type { ObjectStorage } from "../../../../src/domain/files/object-storage.js";
-import type { ObjectRecord } from "../../../../src/domain/files/stored-object.js";
+import type { ScanSettlement } from "../../../../src/domain/files/scan-settlement.js";
+import type { ObjectRecord, ScanResultView } from "../../../../src/domain/files/stored-object.js";
 
 export const NOW = new Date("2026-03-01T12:00:00Z");
 
@@ -63,21 +64,21 @@ export class FakeObjects implements StoredObjects {
     this.auditLog.push({ objectId: id, action: "UPLOAD_COMPLETED", actor, at: now });
     return true;
   }
-  async completeAndSettle(actor: AuditRecord["actor"], id: string, md5: string, result: never, settlement: never, now: Date) {
-    if (!(await this.markCompleted(actor, id, md5, now))) return { changed: false, superseded: [] };
+  async completeAndSettle(actor: AuditRecord["actor"], id: string, md5: string, result: ScanResultView, settlement: ScanSettlement, now: Date) {
+    if (!(await this.markCompleted(actor, id, md5, now))) return { changed: false, superseded: [] as string[] };
     return this.finishScan(actor, id, result, settlement, now);
   }
-  async finishScan(actor: AuditRecord["actor"], id: string, result: { passed: boolean }, settlement: { status: "READY" | "REJECTED"; retentionPolicy: never }, now: Date) {
+  async finishScan(actor: AuditRecord["actor"], id: string, result: ScanResultView, settlement: ScanSettlement, now: Date) {
     const row = this.live(id);
-    if (row?.status !== "SCANNING") return { changed: false, superseded: [] };
+    if (row?.status !== "SCANNING") return { changed: false, superseded: [] as string[] };
     Object.assign(row, { status: settlement.status, retentionPolicy: settlement.retentionPolicy, scanResult: result });
     this.auditLog.push({ objectId: id, action: result.passed ? "SCAN_PASSED" : "SCAN_FAILED", actor, at: now });
-    return { changed: true, superseded: [] };
+    return { changed: true, superseded: [] as string[] };
   }
-  async failUpload(actor: AuditRecord["actor"], id: string, _reason: never, details: Record<string, unknown>, now: Date) {
+  async failUpload(actor: AuditRecord["actor"], id: string, reason: "SIZE_MISMATCH" | "CHECKSUM_MISMATCH", details: Record<string, unknown>, now: Date) {
     const row = this.live(id);
     if (row?.status !== "PENDING_UPLOAD" || row.legalHold) return false;
-    Object.assign(row, { deleted: true, storageDeletePending: true });
+    Object.assign(row, { deleted: true, storageDeletePending: true, deleteReason: "CHECKSUM_MISMATCH", verificationFailure: reason });
     this.auditLog.push({ objectId: id, action: "UPLOAD_FAILED", actor, result: "FAILURE", details, at: now });
     return true;
   }
@@ -90,6 +91,10 @@ export class FakeObjects implements StoredObjects {
   }
   async audit(record: AuditRecord) {
     this.auditLog.push(record);
+  }
+  async auditOnce(record: AuditRecord) {
+    const seen = this.auditLog.some((a) => a.objectId === record.objectId && a.action === record.action && a.actor.requestId === record.actor.requestId);
+    if (!seen || !record.actor.requestId) this.auditLog.push(record);
   }
   findLive = unused;
   list = unused;

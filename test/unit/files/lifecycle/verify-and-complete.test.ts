@@ -58,12 +58,23 @@ describe("verifyAndComplete", () => {
     expect(storage.objects.has(record.storageKey)).toBe(false);
   });
 
+  it("run again after a refusal that removed the file, answers the same refusal", async () => {
+    const { ref, record } = stored(png(8, 8));
+    const ports = lifecyclePorts(objects, storage);
+    await verifyAndComplete(ports, ref, { ...request, checksum: "0".repeat(32) });
+    const again = await verifyAndComplete(ports, ref, { ...request, checksum: "0".repeat(32) });
+    expect(again.refusal?.reason).toBe("CHECKSUM_MISMATCH");
+    expect(objects.actions(record.id)).toEqual(["UPLOAD_FAILED"]);
+  });
+
   it("refuses a wrong checksum under a legal hold but keeps the file and the pending object", async () => {
     const { ref, record } = stored(png(8, 8), { legalHold: { reason: "r", placedBy: "u", placedAt: "x" } });
     const outcome = await verifyAndComplete(lifecyclePorts(objects, storage), ref, { ...request, checksum: "0".repeat(32) });
     expect(outcome.refusal?.reason).toBe("CHECKSUM_MISMATCH");
     expect(outcome.state).toMatchObject({ deleted: false, status: "PENDING_UPLOAD", held: true });
     expect(storage.objects.has(record.storageKey)).toBe(true);
+    expect(objects.actions(record.id)).toEqual(["UPLOAD_FAILED"]);
+    await verifyAndComplete(lifecyclePorts(objects, storage), ref, { ...request, checksum: "0".repeat(32) });
     expect(objects.actions(record.id)).toEqual(["UPLOAD_FAILED"]);
   });
 
