@@ -56,6 +56,7 @@ export default async function setup(project: TestProject) {
   project.provide("apiUrl", `http://127.0.0.1:${port}`);
   project.provide("controlUrl", controlUrl);
   project.provide("stackEnv", env);
+  project.provide("logDir", path.join(dataDir, "logs"));
   return async () => {
     await supervisor?.stopAll();
     await stack?.stop();
@@ -68,5 +69,7 @@ declare module "vitest" {
     apiUrl: string;
     controlUrl: string;
     stackEnv: Record<string, string>;
+    /** The API server's and the worker's logs (api.log, worker.log). */
+    logDir: string;
   }
 }

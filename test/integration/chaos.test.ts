@@ -1,0 +1,185 @@
+/**
+ * Chaos: 500 mixed uploads through an API server and worker of this test's own (their own task
+ * queue, long abandoned-upload deadline) while the worker is killed (SIGKILL) at random moments
+ * and started again, and the Temporal server is restarted once. Clients retry what failed, as
+ * real clients do. Every completed upload must end READY or REJECTED as its bytes deserve, none
+ * expires, each audit trail is exact, and rows, bucket objects and workflows agree one to one.
+ */
+import { ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { findFreePort } from "../../src/stack/free-port.js";
+import { csv, exe, pdf, png, svg } from "../fixtures/files/index.js";
+import { tokenFor, uniqueTenant } from "../support/clients.js";
+import { control } from "../support/control.js";
+import { FilesApi } from "../support/lifecycle-paths.js";
+import { ProcessSupervisor } from "../support/process-supervisor.js";
+import { s3, sleep, sql, withTemporal } from "../support/stack-access.js";
+
+const UPLOADS = Number(process.env.CHAOS_UPLOADS ?? 500);
+const CONCURRENCY = 16;
+
+const kinds = [
+  { objectClass: "GENERAL_DOCUMENT", contentType: "image/png", bytes: () => png(24, 24), ends: "READY" },
+  { objectClass: "REPORT", contentType: "text/csv", bytes: () => csv([["a", "b"], ["1", "2"]]), ends: "READY" },
+  { objectClass: "REPORT", contentType: "application/pdf", bytes: () => pdf(), ends: "READY" },
+  { objectClass: "GENERAL_DOCUMENT", contentType: "image/png", bytes: () => exe(), ends: "REJECTED" },
+  { objectClass: "COMPANY_LOGO", contentType: "image/svg+xml", bytes: () => svg("<script>x()</script>"), ends: "REJECTED" },
+] as const;
+
+let supervisor: ProcessSupervisor;
+let baseUrl: string;
+const taskQueue = `chaos-${process.pid}`;
+
+beforeAll(async () => {
+  const port = await findFreePort();
+  const logDir = path.join(process.cwd(), ".test-data", `chaos-${process.pid}`);
+  mkdirSync(logDir, { recursive: true });
+  supervisor = new ProcessSupervisor(
+    process.cwd(),
+    {
+      ...inject("stackEnv"),
+      PORT: String(port),
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      WORKER_SCHEDULES: "false",
+      // Long enough that no upload can be abandoned by the chaos itself; rejected files stay.
+      RETENTION_TEMP_UPLOAD_SECONDS: "3600",
+      RETENTION_FAILED_UPLOAD_SECONDS: "3600",
+      STORAGE_PRESIGN_UPLOAD_EXPIRY_SECONDS: "600",
+    },
+    logDir,
+  );
+  await supervisor.startApi();
+  await supervisor.startWorker();
+  baseUrl = `http://127.0.0.1:${port}`;
+}, 180_000);
+
+afterAll(async () => {
+  await supervisor?.stopAll();
+});
+
+/** Retries what a real client retries: network errors and 5xx (unavailable, deadline). */
+async function retrying<T>(what: string, work: () => Promise<{ status: number; body: any }>, accept = (s: number) => s === 200): Promise<any> {
+  const deadline = Date.now() + 240_000;
+  let last = "";
+  while (Date.now() < deadline) {
+    try {
+      const res = await work();
+      if (accept(res.status)) return res.body;
+      last = `${res.status} ${JSON.stringify(res.body)}`;
+      if (res.status < 500) throw new Error(`${what}: ${last}`);
+    } catch (error) {
+      if ((error as Error).message.startsWith(`${what}:`)) throw error;
+      last = String(error);
+    }
+    await sleep(300);
+  }
+  throw new Error(`${what} never succeeded: ${last}`);
+}
+
+async function pool(count: number, limit: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: limit }, async () => {
+    while (next < count) await work(next++);
+  }));
+}
+
+async function bucketKeys(prefix: string): Promise<Set<string>> {
+  const { client, bucket } = s3();
+  const keys = new Set<string>();
+  let ContinuationToken: string | undefined;
+  do {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken }));
+    for (const o of page.Contents ?? []) keys.add(o.Key!);
+    ContinuationToken = page.NextContinuationToken;
+  } while (ContinuationToken);
+  client.destroy();
+  return keys;
+}
+
+describe("chaos", () => {
+  it(`${UPLOADS} uploads while the worker is killed at random and Temporal restarts once: every upload ends right`, { timeout: 900_000 }, async () => {
+    const tenant = uniqueTenant("chaos");
+    const api = new FilesApi(baseUrl, await tokenFor(tenant), tenant);
+    const expected = new Map<string, string>();
+    let done = 0;
+    let chaosOver = false;
+
+    const uploads = pool(UPLOADS, CONCURRENCY, async (i) => {
+      const kind = kinds[i % kinds.length];
+      const bytes = kind.bytes();
+      const started = await retrying("initiate", () =>
+        api.call("POST", "/uploads/initiate", { objectClass: kind.objectClass, ownerEntityType: "User", ownerEntityId: `o${i}`, originalFilename: "f", contentType: kind.contentType, fileSize: bytes.length }),
+      );
+      const id = started.storedObject.id as string;
+      expected.set(id, kind.ends);
+      await api.put(started, bytes);
+      await retrying("complete", () => api.complete(id, { waitForResult: true }));
+      done++;
+    });
+
+    const chaos = (async () => {
+      let kills = 0;
+      let temporalRestarted = false;
+      while (!chaosOver) {
+        await sleep(1500 + Math.random() * 4000);
+        if (chaosOver) break;
+        if (!temporalRestarted && done > UPLOADS / 2) {
+          temporalRestarted = true;
+          await control("temporal", "stop");
+          await sleep(1000);
+          await control("temporal", "start");
+          continue;
+        }
+        await supervisor.kill("worker", "SIGKILL");
+        kills++;
+        await sleep(Math.random() * 2000);
+        await supervisor.startWorker();
+      }
+      return { kills, temporalRestarted };
+    })();
+
+    await uploads.finally(() => {
+      chaosOver = true;
+    });
+    const { kills, temporalRestarted } = await chaos;
+    expect(kills).toBeGreaterThan(2);
+    expect(temporalRestarted).toBe(true);
+
+    // Every object a client got settles as its bytes deserve. An initiate refused while
+    // Temporal was down left only a withdrawn (deleted) row, which the client never saw.
+    const deadline = Date.now() + 180_000;
+    let live: { id: string; status: string; storage_key: string }[] = [];
+    while (Date.now() < deadline) {
+      live = await sql("select id, status, storage_key from stored_objects where tenant_id = ? and deleted_at is null", [tenant]);
+      if (live.length >= UPLOADS && live.every((r) => r.status === "READY" || r.status === "REJECTED")) break;
+      await sleep(1000);
+    }
+    expect(expected.size).toBe(UPLOADS);
+    expect(live.map((r) => r.id).sort()).toEqual([...expected.keys()].sort());
+    const wrong = live.filter((r) => r.status !== expected.get(r.id)).map((r) => `${r.id}: ${r.status}, expected ${expected.get(r.id)}`);
+    expect(wrong).toEqual([]);
+
+    // Exact audit trails: nothing twice, nothing expired.
+    const trails = await sql<{ object_id: string; actions: string }>(
+      "select object_id, string_agg(action, ',' order by occurred_at, id) as actions from audit_entries where tenant_id = ? group by object_id",
+      [tenant],
+    );
+    const badTrails = trails
+      .filter((t) => expected.has(t.object_id))
+      .filter((t) => t.actions !== `UPLOAD_INITIATED,UPLOAD_COMPLETED,${expected.get(t.object_id) === "READY" ? "SCAN_PASSED" : "SCAN_FAILED"}`);
+    expect(badTrails).toEqual([]);
+
+    // Rows = bucket objects = workflows.
+    expect(await bucketKeys(`tenants/${tenant}/`)).toEqual(new Set(live.map((r) => r.storage_key)));
+    const workflows = await withTemporal(async (client) => {
+      const ids = new Set<string>();
+      for await (const w of client.workflow.list({ query: `TenantId = "${tenant}"` })) ids.add(w.workflowId);
+      return ids;
+    });
+    const all = await sql<{ id: string }>("select id from stored_objects where tenant_id = ?", [tenant]);
+    for (const id of expected.keys()) expect(workflows.has(`object-${tenant}-${id}`), id).toBe(true);
+    for (const workflowId of workflows) expect(all.some((r) => workflowId === `object-${tenant}-${r.id}`), workflowId).toBe(true);
+  });
+});
