@@ -70,9 +70,15 @@ export interface WorkerConfig {
   /** Test-only: fail each workflow task once after each lifecycle step (refused in production). */
   faultInjection: boolean;
   maxCachedWorkflows?: number;
-  maxConcurrentWorkflowTaskExecutions?: number;
-  maxConcurrentLocalActivityExecutions?: number;
-  maxConcurrentActivityTaskExecutions?: number;
+  /**
+   * Workflow tasks in progress at once. Kept low: a task accepted but not finished within the
+   * 10 s workflow task timeout is timed out by the server and sent again while the worker still
+   * works on it (sdk-core: "Trying to send a new WFT for a run which already has one"); tasks
+   * that wait in the server's queue instead cost nothing.
+   */
+  maxConcurrentWorkflowTaskExecutions: number;
+  maxConcurrentLocalActivityExecutions: number;
+  maxConcurrentActivityTaskExecutions: number;
 }
 
 export class ConfigError extends Error {
@@ -168,13 +174,14 @@ function parseWorker(env: Env, production: boolean): WorkerConfig {
   if (faults !== undefined && faults !== "workflow-tasks") throw new ConfigError("FAULT_INJECTION", `must be "workflow-tasks", got "${faults}"`);
   if (faults && production) throw new ConfigError("FAULT_INJECTION", "is refused when NODE_ENV=production");
   const maybe = (name: string) => (optional(env, name) === undefined ? undefined : integer(env, name, 1));
+  const workflowTasks = integer(env, "WORKER_MAX_CONCURRENT_WORKFLOW_TASKS", 8, 2);
   return {
     schedules: boolean(env, "WORKER_SCHEDULES", true),
     faultInjection: faults === "workflow-tasks",
     maxCachedWorkflows: maybe("WORKER_MAX_CACHED_WORKFLOWS"),
-    maxConcurrentWorkflowTaskExecutions: maybe("WORKER_MAX_CONCURRENT_WORKFLOW_TASKS"),
-    maxConcurrentLocalActivityExecutions: maybe("WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES"),
-    maxConcurrentActivityTaskExecutions: maybe("WORKER_MAX_CONCURRENT_ACTIVITIES"),
+    maxConcurrentWorkflowTaskExecutions: workflowTasks,
+    maxConcurrentLocalActivityExecutions: integer(env, "WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES", 2 * workflowTasks),
+    maxConcurrentActivityTaskExecutions: integer(env, "WORKER_MAX_CONCURRENT_ACTIVITIES", 20),
   };
 }
 

@@ -67,6 +67,11 @@ export class LifecycleClient {
     );
   }
 
+  /** Ends the workflow of an object whose rows were never stored. */
+  async withdraw(ref: ObjectRef, reason: string): Promise<void> {
+    await this.guard("withdraw workflow", () => this.client.workflow.getHandle(lifecycleWorkflowId(ref.tenantId, ref.objectId)).terminate(reason));
+  }
+
   /**
    * One Update per complete; with `waitSeconds` it answers once the scan ended. When the
    * workflow is missing (its start failed after initiate committed), the same Update starts it.
@@ -145,8 +150,10 @@ export class LifecycleClient {
 
 /**
  * While a workflow task is being retried after a failure, the server refuses new Updates
- * (FAILED_PRECONDITION "Workflow Task in failed state"). The retry is usually a moment away, and
- * complete is safe to repeat, so it is tried again for a few seconds before `unavailable`.
+ * (FAILED_PRECONDITION "Workflow Task in failed state"), and an Update whose task failed (say a
+ * signal arrived as the workflow completed) is aborted ("unexpected workflow task failure").
+ * The next task is usually a moment away, and complete is safe to repeat, so it is tried again
+ * for a few seconds before `unavailable`.
  */
 async function retryWhileTaskFailed<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -161,7 +168,7 @@ async function retryWhileTaskFailed<T>(work: () => Promise<T>): Promise<T> {
 
 function isTaskInFailedState(error: unknown): boolean {
   const grpc = error instanceof ServiceError ? error.cause : error;
-  return isGrpcServiceError(grpc) && grpc.code === 9 /* FAILED_PRECONDITION */ && /workflow task in failed state/i.test(grpc.message);
+  return isGrpcServiceError(grpc) && grpc.code === 9 /* FAILED_PRECONDITION */ && /workflow task (in failed state|failure)/i.test(grpc.message);
 }
 
 function translateTemporalError(error: unknown, action: string): Error {

@@ -9,7 +9,7 @@ import type { Actor, StoredObjectView } from "../../domain/files/stored-object.j
 export interface FileStorageDeps {
   store: StoredObjects;
   storage: ObjectStorage;
-  lifecycle: Pick<LifecycleClient, "start" | "complete" | "retentionChanged">;
+  lifecycle: Pick<LifecycleClient, "start" | "withdraw" | "complete" | "retentionChanged">;
   storageConfig: StorageConfig;
   retention: RetentionConfig;
   completeWaitTimeoutSeconds: number;

@@ -20,8 +20,8 @@ export interface InitiateResult {
 }
 
 /**
- * The object row, its upload session and UPLOAD_INITIATED commit together; then the object's
- * workflow starts and holds the abandoned-upload deadline.
+ * The object's workflow starts (it holds the abandoned-upload deadline), then the object row,
+ * its upload session and UPLOAD_INITIATED commit together.
  */
 export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input: InitiateInput): Promise<InitiateResult> {
   const rules = checkUploadDeclaration(input, deps.storageConfig.maxFileSizeBytes);
@@ -69,14 +69,16 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
     createdAt: now,
   });
   const audit = { objectId, action: "UPLOAD_INITIATED" as const, actor, details: { sessionId: session.id }, at: now };
-  const view = await deps.store.createInitiated(object, session, audit);
-  // Started after the commit: a workflow start never holds a database connection. If it fails,
-  // the object is withdrawn so the client's retry starts clean; if even that fails, complete
-  // starts the workflow itself (update-with-start) and the sweep expires an abandoned row.
+  // The workflow first, outside any transaction: Temporal down means nothing is written. If the
+  // rows then fail to commit, the workflow is withdrawn (and, were that to fail too, it finds no
+  // row at its pending deadline and ends).
+  const ref = { tenantId: actor.tenantId, objectId };
+  await deps.lifecycle.start(ref, { objectClass: rules.name, ownerEntityType: input.ownerEntityType, pendingDeadline });
+  let view: StoredObjectView;
   try {
-    await deps.lifecycle.start({ tenantId: actor.tenantId, objectId }, { objectClass: rules.name, ownerEntityType: input.ownerEntityType, pendingDeadline });
+    view = await deps.store.createInitiated(object, session, audit);
   } catch (error) {
-    await deps.store.softDelete(actor, objectId, deps.now()).catch(() => undefined);
+    await deps.lifecycle.withdraw(ref, "initiate could not store the object").catch(() => undefined);
     throw error;
   }
   return { object: view, upload, sessionId: session.id };
