@@ -229,3 +229,8 @@ export function parseConfig(env: Env): Config {
     otlpEndpoint: otlpEndpoint ? url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", otlpEndpoint, ["http:", "https:"]) : undefined,
   };
 }
+
+/** When a SCANNING object counts as stuck: the scan activity's whole budget plus a minute. */
+export function scanDeadlineSeconds(config: Pick<Config, "scan">): number {
+  return config.scan.timeoutSeconds + 60;
+}

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { createRouterTransport, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
-import type { Config } from "../config.js";
+import { type Config, scanDeadlineSeconds } from "../config.js";
 import type { Logger } from "../logger.js";
 import { openDatabase, migrate } from "../adapters/postgres/orm.js";
 import { StoredObjectStore } from "../adapters/postgres/stored-object-store.js";
@@ -81,6 +81,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
   };
   const metrics = createMetrics({
     query: (sql) => orm.em.fork().execute(sql),
+    scanOverdueSeconds: scanDeadlineSeconds(config),
     cacheTotals: () => customFields.cacheTotals(),
     onCollectError: (error) => logger.warn({ err: error }, "metrics: database gauges unavailable"),
   });

@@ -1,5 +1,5 @@
 import { DefaultLogger, type LogEntry, type LogLevel, NativeConnection, Runtime, Worker } from "@temporalio/worker";
-import type { Config } from "../config.js";
+import { type Config, scanDeadlineSeconds } from "../config.js";
 import type { Logger } from "../logger.js";
 import { openDatabase } from "../adapters/postgres/orm.js";
 import { StoredObjectStore } from "../adapters/postgres/stored-object-store.js";
@@ -77,7 +77,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
         storage,
         workflowRunning: (ref) => lifecycle.isRunning(ref),
         redrive: (ref) => lifecycle.retentionChanged(ref),
-        scanDeadlineSeconds: config.scan.timeoutSeconds + 60,
+        scanDeadlineSeconds: scanDeadlineSeconds(config),
         now,
       }),
       ...webhooks.activities,

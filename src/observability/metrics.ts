@@ -27,6 +27,8 @@ export interface CacheTotals {
 export interface MetricsOptions {
   /** Runs a read-only SQL query on PostgreSQL and answers its rows. */
   query(sql: string): Promise<Record<string, unknown>[]>;
+  /** How long SCANNING counts as stuck (scans_overdue); the scan timeout plus a minute. */
+  scanOverdueSeconds?: number;
   /**
    * Hits and misses of the custom field definition cache, summed over tenants. Hook for
    * src/main/custom-fields-module.ts: until it exposes them, the cache metric is left out.
@@ -56,11 +58,17 @@ interface StoreSnapshot {
   failuresByCheck: { check: string; reason: string; count: number }[];
   scanSeconds: { quantile: number; seconds: number }[];
   webhookDeliveries: { status: string; count: number; attempts: number }[];
+  scansOverdue: number;
 }
 
 const RECENT_SCANS = `scan_result is not null and (scan_result->>'finishedAt')::timestamptz > now() - interval '24 hours'`;
 
+/** As the sweep counts it: SCANNING for longer than the scan activity's budget plus a minute. */
+const SCAN_OVERDUE_SECONDS_DEFAULT = 660;
+
 const QUERIES = {
+  scansOverdue: (seconds: number) =>
+    `select count(*)::int as count from stored_objects where deleted_at is null and status = 'SCANNING' and uploaded_at < now() - interval '${Math.floor(seconds)} seconds'`,
   objectsByStatus: `select status, count(*)::int as count from stored_objects where deleted_at is null group by status`,
   webhookDeliveries: `select status, count(*)::int as count, coalesce(sum(attempts), 0)::int as attempts
     from webhook_deliveries where created_at > now() - interval '24 hours' group by status`,
@@ -112,7 +120,7 @@ function snapshotReader(options: MetricsOptions): () => Promise<StoreSnapshot | 
   let cached: { at: number; snapshot: Promise<StoreSnapshot> } | undefined;
   return async () => {
     if (!cached || now() - cached.at >= cacheMs) {
-      const snapshot = readSnapshot(options.query);
+      const snapshot = readSnapshot(options.query, options.scanOverdueSeconds ?? SCAN_OVERDUE_SECONDS_DEFAULT);
       cached = { at: now(), snapshot };
       snapshot.catch(() => (cached = undefined));
     }
@@ -125,13 +133,14 @@ function snapshotReader(options: MetricsOptions): () => Promise<StoreSnapshot | 
   };
 }
 
-async function readSnapshot(query: MetricsOptions["query"]): Promise<StoreSnapshot> {
-  const [objects, scans, failures, seconds, deliveries] = await Promise.all([
+async function readSnapshot(query: MetricsOptions["query"], scanOverdueSeconds: number): Promise<StoreSnapshot> {
+  const [objects, scans, failures, seconds, deliveries, overdue] = await Promise.all([
     query(QUERIES.objectsByStatus),
     query(QUERIES.scansByResult),
     query(QUERIES.failuresByCheck),
     query(QUERIES.scanSeconds),
     query(QUERIES.webhookDeliveries),
+    query(QUERIES.scansOverdue(scanOverdueSeconds)),
   ]);
   const quantileValues = (seconds[0]?.seconds as number[] | null | undefined) ?? [];
   return {
@@ -140,6 +149,7 @@ async function readSnapshot(query: MetricsOptions["query"]): Promise<StoreSnapsh
     failuresByCheck: failures.map((r) => ({ check: String(r.check), reason: String(r.reason), count: Number(r.count) })),
     scanSeconds: quantileValues.map((value, i) => ({ quantile: SCAN_QUANTILES[i], seconds: Number(value) })),
     webhookDeliveries: deliveries.map((r) => ({ status: String(r.status), count: Number(r.count), attempts: Number(r.attempts) })),
+    scansOverdue: Number(overdue[0]?.count ?? 0),
   };
 }
 
@@ -160,6 +170,9 @@ function registerStoreGauges(registry: Registry, read: () => Promise<StoreSnapsh
   gauge("stored_objects", "Live (not deleted) stored objects by status, from PostgreSQL", ["status"], (g, s) => {
     for (const status of ["PENDING_UPLOAD", "SCANNING", "READY", "REJECTED"]) g.set({ status }, 0);
     for (const row of s.objectsByStatus) g.set({ status: row.status }, row.count);
+  });
+  gauge("scans_overdue", "Objects still SCANNING past their scan deadline; the retention sweep re-drives their workflows", [], (g, s) => {
+    g.set(s.scansOverdue);
   });
   gauge("scans_24h", "Scans that ended in the last 24 hours, by result, from PostgreSQL", ["result"], (g, s) => {
     for (const result of ["passed", "failed"]) g.set({ result }, 0);

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { csv, exe, png } from "../fixtures/files/index.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { control } from "../support/control.js";
-import { bucketHas, deleteVersionDirect, putDirect, sleep, sql, versionsOf, withTemporal } from "../support/stack-access.js";
-import { initiate, uploadThrough, waitForStatus } from "../support/uploads.js";
+import { bucketHas, bucketObjectRemoved, deleteVersionDirect, putDirect, sleep, sql, versionsOf, withTemporal } from "../support/stack-access.js";
+import { initiate, put, uploadThrough, waitForStatus } from "../support/uploads.js";
 import { TEST_RETENTION } from "./global-setup.js";
 
 const seconds = (name: keyof typeof TEST_RETENTION) => Number(TEST_RETENTION[name]);
@@ -43,7 +43,7 @@ describe("retention policies expire at their deadline and not before", () => {
     expect(object.retentionPolicy).toBe("FAILED_UPLOAD_7D");
     expect(await bucketHas(object.storageKey)).toBe(true);
     await waitForGone(token, object.id, 15_000);
-    expect(await bucketHas(object.storageKey)).toBe(false);
+    expect(await bucketObjectRemoved(object.storageKey)).toBe(true);
     expect((await auditActions(object.id)).at(-1)).toBe("OBJECT_EXPIRED");
   });
 
@@ -168,8 +168,25 @@ describe("the sweep", () => {
         workflowId: `sweep-test-${Date.now()}`,
         args: [{ batchSize: 100, maxBatches: 10, orphanMinAgeSeconds: 3 }],
       }),
-    ) as Promise<{ expired: number; orphansRemoved: number; storageDeletesFinished: number; batches: number }>;
+    ) as Promise<{ expired: number; orphansRemoved: number; storageDeletesFinished: number; scansRedriven: number; batches: number }>;
   }
+
+  it("re-drives an object stuck SCANNING past its scan deadline: its workflow scans it and it ends READY", async () => {
+    const tenant = uniqueTenant();
+    const token = await tokenFor(tenant);
+    const file = importFile();
+    const started = await initiate(token, file);
+    await put(started.body, file.bytes);
+    const id = started.body.storedObject.id;
+    // Lost in the worst way: the workflow is gone and the row says complete happened hours ago.
+    await withTemporal((client) => client.workflow.getHandle(`object-${tenant}-${id}`).terminate("test: lost"));
+    await sql("update stored_objects set status = 'SCANNING', uploaded_at = now() - interval '2 hours' where tenant_id = ? and id = ?", [tenant, id]);
+    const result = await runSweep();
+    expect(result.scansRedriven).toBeGreaterThanOrEqual(1);
+    const object = await waitForStatus(token, id, ["READY"], 30_000);
+    expect(object.scanResult.passed).toBe(true);
+    expect(await auditActions(id)).toEqual(["UPLOAD_INITIATED", "SCAN_PASSED"]);
+  });
 
   it("removes a bucket object that no row owns, once older than the upload URL lifetime", async () => {
     const key = `tenants/${uniqueTenant()}/User/ghost/00000000-0000-7000-8000-${Date.now().toString().padStart(12, "0").slice(-12)}`;
@@ -189,7 +206,7 @@ describe("the sweep", () => {
     const result = await runSweep();
     expect(result.expired).toBeGreaterThanOrEqual(1);
     expect((await rest("GET", `/api/v1/uploads/${object.id}`, { token })).status).toBe(404);
-    expect(await bucketHas(object.storageKey)).toBe(false);
+    expect(await bucketObjectRemoved(object.storageKey)).toBe(true);
   });
 });
 

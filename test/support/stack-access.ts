@@ -62,6 +62,19 @@ export async function putDirect(key: string, body: Uint8Array): Promise<void> {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Whether the bucket object is gone within a few seconds: an expiry or delete commits the row
+ * first (so a hold placed a moment before wins), then removes the bytes.
+ */
+export async function bucketObjectRemoved(key: string, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (await bucketHas(key)) {
+    if (Date.now() > deadline) return false;
+    await sleep(100);
+  }
+  return true;
+}
+
 /** Every stored version of a key (the bucket is versioned when it has Object Lock). */
 export async function versionsOf(key: string): Promise<string[]> {
   const { client, bucket } = s3();

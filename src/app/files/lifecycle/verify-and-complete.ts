@@ -52,8 +52,9 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
     return loadLifecycleState(ports, ref);
   }
   const scan = await scanFile(record.contentType, objectByteSource(ports.storage, record.storageKey, prefix.size, prefix.bytes));
-  const settlement = settleScan(record.objectClass, scan.passed, now, ports.retention);
-  const settled = await ports.objects.completeAndSettle(actor, ref.objectId, md5, { ...scan, finishedAt: now.toISOString() }, settlement, now);
+  const finishedAt = ports.now();
+  const settlement = settleScan(record.objectClass, scan.passed, finishedAt, ports.retention);
+  const settled = await ports.objects.completeAndSettle(actor, ref.objectId, md5, { ...scan, finishedAt: finishedAt.toISOString() }, settlement, now);
   await announceSuperseded(ports, ref.tenantId, settled.superseded);
   return loadLifecycleState(ports, ref);
 }
