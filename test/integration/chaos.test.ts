@@ -5,54 +5,32 @@
  * real clients do. Every completed upload must end READY or REJECTED as its bytes deserve, none
  * expires, each audit trail is exact, and rows, bucket objects and workflows agree one to one.
  */
-import { ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { findFreePort } from "../../src/stack/free-port.js";
-import { csv, exe, pdf, png, svg } from "../fixtures/files/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MIXED_UPLOADS } from "../support/mixed-uploads.js";
 import { tokenFor, uniqueTenant } from "../support/clients.js";
 import { control } from "../support/control.js";
 import { FilesApi } from "../support/lifecycle-paths.js";
-import { ProcessSupervisor } from "../support/process-supervisor.js";
-import { s3, sleep, sql, withTemporal } from "../support/stack-access.js";
+import { startProcessPair } from "../support/process-pair.js";
+import type { ProcessSupervisor } from "../support/process-supervisor.js";
+import { bucketKeys, sleep, sql, withTemporal } from "../support/stack-access.js";
 
 const UPLOADS = Number(process.env.CHAOS_UPLOADS ?? 500);
 const CONCURRENCY = 16;
 
-const kinds = [
-  { objectClass: "GENERAL_DOCUMENT", contentType: "image/png", bytes: () => png(24, 24), ends: "READY" },
-  { objectClass: "REPORT", contentType: "text/csv", bytes: () => csv([["a", "b"], ["1", "2"]]), ends: "READY" },
-  { objectClass: "REPORT", contentType: "application/pdf", bytes: () => pdf(), ends: "READY" },
-  { objectClass: "GENERAL_DOCUMENT", contentType: "image/png", bytes: () => exe(), ends: "REJECTED" },
-  { objectClass: "COMPANY_LOGO", contentType: "image/svg+xml", bytes: () => svg("<script>x()</script>"), ends: "REJECTED" },
-] as const;
+const kinds = MIXED_UPLOADS;
 
 let supervisor: ProcessSupervisor;
 let baseUrl: string;
-const taskQueue = `chaos-${process.pid}`;
 
 beforeAll(async () => {
-  const port = await findFreePort();
-  const logDir = path.join(process.cwd(), ".test-data", `chaos-${process.pid}`);
-  mkdirSync(logDir, { recursive: true });
-  supervisor = new ProcessSupervisor(
-    process.cwd(),
-    {
-      ...inject("stackEnv"),
-      PORT: String(port),
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      WORKER_SCHEDULES: "false",
-      // Long enough that no upload can be abandoned by the chaos itself; rejected files stay.
-      RETENTION_TEMP_UPLOAD_SECONDS: "3600",
-      RETENTION_FAILED_UPLOAD_SECONDS: "3600",
-      STORAGE_PRESIGN_UPLOAD_EXPIRY_SECONDS: "600",
-    },
-    logDir,
-  );
-  await supervisor.startApi();
-  await supervisor.startWorker();
-  baseUrl = `http://127.0.0.1:${port}`;
+  const pair = await startProcessPair("chaos", {
+    // Long enough that no upload can be abandoned by the chaos itself; rejected files stay.
+    RETENTION_TEMP_UPLOAD_SECONDS: "3600",
+    RETENTION_FAILED_UPLOAD_SECONDS: "3600",
+    STORAGE_PRESIGN_UPLOAD_EXPIRY_SECONDS: "600",
+  });
+  supervisor = pair.supervisor;
+  baseUrl = pair.baseUrl;
 }, 180_000);
 
 afterAll(async () => {
@@ -85,18 +63,6 @@ async function pool(count: number, limit: number, work: (i: number) => Promise<v
   }));
 }
 
-async function bucketKeys(prefix: string): Promise<Set<string>> {
-  const { client, bucket } = s3();
-  const keys = new Set<string>();
-  let ContinuationToken: string | undefined;
-  do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken }));
-    for (const o of page.Contents ?? []) keys.add(o.Key!);
-    ContinuationToken = page.NextContinuationToken;
-  } while (ContinuationToken);
-  client.destroy();
-  return keys;
-}
 
 describe("chaos", () => {
   it(`${UPLOADS} uploads while the worker is killed at random and Temporal restarts once: every upload ends right`, { timeout: 900_000 }, async () => {

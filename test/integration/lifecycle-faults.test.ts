@@ -5,43 +5,27 @@
  * step runs again, and every path must still end exactly as without faults: the decisions follow
  * from the persisted state a step answers, never from whether the step ran before.
  */
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { findFreePort } from "../../src/stack/free-port.js";
 import { tokenFor, uniqueTenant } from "../support/clients.js";
 import { replayAndRecord } from "../support/history-recording.js";
 import { awaitEnds, FilesApi, LIFECYCLE_PATHS, type ExpectedEnd } from "../support/lifecycle-paths.js";
-import { ProcessSupervisor } from "../support/process-supervisor.js";
+import { startProcessPair, type ProcessPair } from "../support/process-pair.js";
 import { sql, withTemporal } from "../support/stack-access.js";
 
-let supervisor: ProcessSupervisor;
-let baseUrl: string;
-const taskQueue = `faults-${process.pid}`;
+let pair: ProcessPair;
 
 beforeAll(async () => {
-  const port = await findFreePort();
-  const logDir = path.join(process.cwd(), ".test-data", `faults-${process.pid}`);
-  mkdirSync(logDir, { recursive: true });
-  supervisor = new ProcessSupervisor(
-    process.cwd(),
-    { ...inject("stackEnv"), PORT: String(port), TEMPORAL_TASK_QUEUE: taskQueue, FAULT_INJECTION: "workflow-tasks", WORKER_SCHEDULES: "false" },
-    logDir,
-  );
-  await supervisor.startApi();
-  await supervisor.startWorker();
-  baseUrl = `http://127.0.0.1:${port}`;
+  pair = await startProcessPair("faults", { FAULT_INJECTION: "workflow-tasks" });
 }, 180_000);
 
 afterAll(async () => {
-  await supervisor?.stopAll();
+  await pair?.supervisor.stopAll();
 });
 
 describe("every workflow task of the lifecycle fails once", () => {
   it("and every path still ends right, with an exact audit trail", { timeout: 420_000 }, async () => {
     const tenant = uniqueTenant("faults");
-    const api = new FilesApi(baseUrl, await tokenFor(tenant), tenant);
+    const api = new FilesApi(pair.baseUrl, await tokenFor(tenant), tenant);
     const ends: ExpectedEnd[] = (
       await Promise.all(
         LIFECYCLE_PATHS.map(async (p) => {

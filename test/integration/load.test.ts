@@ -1,22 +1,15 @@
-import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { csv, exe, pdf, png, svg } from "../fixtures/files/index.js";
+import { MIXED_UPLOADS } from "../support/mixed-uploads.js";
 import { tokenFor, uniqueTenant } from "../support/clients.js";
-import { s3, sleep, sql, withTemporal } from "../support/stack-access.js";
+import { bucketKeys, sleep, sql, withTemporal } from "../support/stack-access.js";
 import { complete, initiate, put } from "../support/uploads.js";
 
 const UPLOADS = Number(process.env.LOAD_UPLOADS ?? 200);
 const CONCURRENCY = 16;
 
-const kinds = [
-  { objectClass: "GENERAL_DOCUMENT", contentType: "image/png", bytes: () => png(16, 16), ends: "READY" },
-  { objectClass: "REPORT", contentType: "text/csv", bytes: () => csv([["a", "b"], ["1", "2"]]), ends: "READY" },
-  { objectClass: "REPORT", contentType: "application/pdf", bytes: () => pdf(), ends: "READY" },
-  { objectClass: "GENERAL_DOCUMENT", contentType: "image/png", bytes: () => exe(), ends: "REJECTED" },
-  { objectClass: "COMPANY_LOGO", contentType: "image/svg+xml", bytes: () => svg("<script>x()</script>"), ends: "REJECTED" },
-] as const;
+const kinds = MIXED_UPLOADS;
 
 async function pool<T>(count: number, limit: number, work: (i: number) => Promise<T>): Promise<T[]> {
   const results: T[] = new Array(count);
@@ -32,18 +25,6 @@ async function pool<T>(count: number, limit: number, work: (i: number) => Promis
   return results;
 }
 
-async function bucketKeys(prefix: string): Promise<Set<string>> {
-  const { client, bucket } = s3();
-  const keys = new Set<string>();
-  let ContinuationToken: string | undefined;
-  do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken }));
-    for (const o of page.Contents ?? []) keys.add(o.Key!);
-    ContinuationToken = page.NextContinuationToken;
-  } while (ContinuationToken);
-  client.destroy();
-  return keys;
-}
 
 describe("load", () => {
   it(`${UPLOADS} concurrent uploads of mixed classes end as their bytes deserve, and rows, bucket objects and workflows agree`, { timeout: 600_000 }, async () => {

@@ -11,9 +11,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { findFreePort } from "../../src/stack/free-port.js";
-import { png } from "../fixtures/files/index.js";
+import { csv } from "../fixtures/files/index.js";
 import { tokenFor, uniqueTenant } from "../support/clients.js";
-import { control } from "../support/control.js";
 import { ProcessSupervisor } from "../support/process-supervisor.js";
 import { put } from "../support/uploads.js";
 
@@ -117,6 +116,7 @@ describe("OpenTelemetry tracing with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
         TEMPORAL_TASK_QUEUE: `trace-${process.pid}`,
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
         OTEL_BSP_SCHEDULE_DELAY: "200",
+        WORKER_SCHEDULES: "false",
       },
       logDir,
     );
@@ -124,11 +124,12 @@ describe("OpenTelemetry tracing with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     await supervisor.startWorker();
 
     const token = await tokenFor(uniqueTenant("trace"));
-    const bytes = png(16, 16);
+    // A CSV: its scan is the streaming activity (an image would be scanned inside complete).
+    const bytes = csv([["a", "b"], ["1", "2"]]);
     const started = await post(
       "/api/v1/uploads/initiate",
       token,
-      { objectClass: "USER_PROFILE_PHOTO", ownerEntityType: "User", ownerEntityId: "u1", originalFilename: "me.png", contentType: "image/png", fileSize: bytes.length },
+      { objectClass: "IMPORT_FILE", ownerEntityType: "User", ownerEntityId: "u1", originalFilename: "data.csv", contentType: "text/csv", fileSize: bytes.length },
       { traceparent: `00-${initiateTrace.traceId}-${initiateTrace.parentId}-01`, "x-request-id": initiateRequestId },
     );
     expect(started.status, JSON.stringify(started.body)).toBe(200);
@@ -149,10 +150,6 @@ describe("OpenTelemetry tracing with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     await supervisor?.stopAll();
     await receiver?.close();
     if (logDir && !process.env.TEST_KEEP_DATA) rmSync(logDir, { recursive: true, force: true });
-    // The worker we started pointed the shared schedules (retention sweep, webhook dispatch) at
-    // its task queue; a restart of the suite's worker points them back.
-    await control("worker", "term");
-    await control("worker", "start");
   }, 240_000);
 
   it("follows initiate from the caller's traceparent through the workflow start into the workflow and the scan activity", async () => {
@@ -176,21 +173,21 @@ describe("OpenTelemetry tracing with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     expect(activity).toMatchObject({ service: "files-and-fields-worker", parentSpanId: schedule.spanId });
   });
 
-  it("follows complete through the Update into its handler and the completeUpload activity", async () => {
+  it("follows complete through the Update into its handler and the verifyAndComplete local activity", async () => {
     const spans = await traceWith(completeTrace.traceId, [
       `${FILES}/CompleteUpload`,
       "StartWorkflowUpdate:complete",
       "HandleUpdate:complete",
-      "RunActivity:completeUpload",
+      "RunActivity:verifyAndComplete",
     ]);
     const rpc = byName(spans, `${FILES}/CompleteUpload`);
     const update = byName(spans, "StartWorkflowUpdate:complete");
     const handler = byName(spans, "HandleUpdate:complete");
-    const activity = byName(spans, "RunActivity:completeUpload");
+    const activity = byName(spans, "RunActivity:verifyAndComplete");
     expect(rpc.parentSpanId).toBe(completeTrace.parentId);
     expect(update).toMatchObject({ service: "files-and-fields-api", parentSpanId: rpc.spanId });
     expect(handler).toMatchObject({ service: "files-and-fields-worker", parentSpanId: update.spanId });
-    expect(spans.find((s) => s.spanId === activity.parentSpanId)).toMatchObject({ name: "StartActivity:completeUpload", parentSpanId: handler.spanId });
+    expect(spans.find((s) => s.spanId === activity.parentSpanId)).toMatchObject({ name: "StartActivity:verifyAndComplete", parentSpanId: handler.spanId });
   });
 
   it("puts the trace id on the API's request log line next to the request id, for REST and Connect calls", () => {

@@ -63,7 +63,8 @@ describe("webhook events of an upload", () => {
     expect(Object.keys(byType).sort()).toEqual(["scan.passed", "upload.completed", "upload.initiated"]);
     // Each event carries the object as its transaction committed it, in the JSON API's form.
     expect(byType["upload.initiated"].data.object).toMatchObject({ id: object.id, status: "PENDING_UPLOAD", fileSize: String(document().bytes.length) });
-    expect(byType["upload.completed"].data.object).toMatchObject({ id: object.id, status: "SCANNING" });
+    // complete scanned this PNG inline: completion and scan committed together, READY in both.
+    expect(byType["upload.completed"].data.object).toMatchObject({ id: object.id, status: "READY" });
     expect(byType["scan.passed"].data.object).toEqual(object);
     expect(byType["scan.passed"].data.object.isCurrent).toBe(true);
     expect(byType["upload.initiated"].data).toMatchObject({ actorId: "user-1", result: "SUCCESS", auditEntryId: expect.any(String), requestId: expect.any(String) });

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, HeadObjectCommand, ListObjectVersionsCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, HeadObjectCommand, ListObjectVersionsCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { Client, Connection } from "@temporalio/client";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { inject } from "vitest";
@@ -97,4 +97,18 @@ export async function deleteVersionDirect(key: string, versionId: string): Promi
   } finally {
     client.destroy();
   }
+}
+
+/** Every key under a prefix of the bucket. */
+export async function bucketKeys(prefix: string): Promise<Set<string>> {
+  const { client, bucket } = s3();
+  const keys = new Set<string>();
+  let ContinuationToken: string | undefined;
+  do {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken }));
+    for (const o of page.Contents ?? []) keys.add(o.Key!);
+    ContinuationToken = page.NextContinuationToken;
+  } while (ContinuationToken);
+  client.destroy();
+  return keys;
 }
