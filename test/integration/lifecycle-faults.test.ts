@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 describe("every workflow task of the lifecycle fails once", () => {
-  it("and every path still ends right, with an exact audit trail", { timeout: 420_000 }, async () => {
+  it("and every path still ends right, with an exact audit trail", { timeout: 300_000 }, async () => {
     const tenant = uniqueTenant("faults");
     const api = new FilesApi(pair.baseUrl, await tokenFor(tenant), tenant);
     const ends: ExpectedEnd[] = (

@@ -18,8 +18,6 @@ import { failedChecks } from "./scan-audit.js";
 import { toObjectRecord, toStoredObjectView } from "./stored-object-mapper.js";
 import { translateDbError } from "./translate-db-error.js";
 
-export type { ListFilter } from "../../app/files/port.js";
-
 const live = (tenantId: string, id: string) => ({ tenantId, id, deletedAt: null });
 
 /**

@@ -4,7 +4,7 @@ import type { LifecyclePorts, ObjectRef } from "./lifecycle-ports.js";
  * Removes the bucket object of a soft-deleted row. Safe to repeat: a retry after a crash
  * between the row update and the storage delete finishes the job.
  */
-export async function finishStorageDelete(ports: { objects: LifecyclePorts["objects"]; storage: LifecyclePorts["storage"] }, ref: ObjectRef): Promise<void> {
+export async function finishStorageDelete(ports: Pick<LifecyclePorts, "objects" | "storage">, ref: ObjectRef): Promise<void> {
   const record = await ports.objects.findRecord(ref.tenantId, ref.objectId);
   if (!record?.deleted || !record.storageDeletePending) return;
   await ports.storage.delete(record.storageKey);
