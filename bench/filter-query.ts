@@ -6,7 +6,7 @@
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { parseConfig } from "../src/config.js";
-import { expressionIndexName } from "../src/adapters/postgres/apply-custom-field-filter.js";
+import { expressionIndexName } from "../src/adapters/postgres/custom-field-indexes.js";
 import { compileFilterSql, expressionIndexDdl, type SqlFragment } from "../src/adapters/postgres/custom-field-filter-sql.js";
 import { openDatabase } from "../src/adapters/postgres/orm.js";
 import type { FieldDefinition } from "../src/domain/customfields/definition.js";

@@ -2,9 +2,8 @@
  * The REST API as a client calls it, without vitest (test/support/clients.ts reads the URL from
  * vitest's inject): the base URL is passed in.
  */
-import { SignJWT } from "jose";
 import { DEVELOPMENT_JWT_SECRET } from "../src/config.js";
-import { allPermissions } from "../src/rpc/permissions.js";
+import { signDevelopmentToken } from "../src/rpc/dev-token.js";
 
 export interface Api {
   baseUrl: string;
@@ -12,13 +11,8 @@ export interface Api {
   token: string;
 }
 
-export async function tokenFor(tenant: string, user = "bench-user"): Promise<string> {
-  return new SignJWT({ tid: tenant, perms: allPermissions })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(user)
-    .setIssuedAt()
-    .setExpirationTime("2h")
-    .sign(new TextEncoder().encode(DEVELOPMENT_JWT_SECRET));
+export function tokenFor(tenant: string, user = "bench-user"): Promise<string> {
+  return signDevelopmentToken(DEVELOPMENT_JWT_SECRET, { tenant, user, ttl: "2h" });
 }
 
 /** A fresh tenant with a token for it, so groups never see each other's rows. */

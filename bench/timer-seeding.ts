@@ -213,10 +213,7 @@ export async function runSeeded({ stack, options, workerRssAtStartMb }: StackCon
   const s3 = createS3Client(config.storage);
   const client = await temporalClient(config);
   // Connected as the API connects it (src/main/api.ts).
-  const lifecycle = await LifecycleClient.connect(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, {
-    scanSeconds: config.scan.timeoutSeconds,
-    heartbeatSeconds: config.scan.heartbeatTimeoutSeconds,
-  });
+  const lifecycle = await LifecycleClient.connect(config);
   const rss = rssSampler(stack.workerRssMb);
   try {
     const before = stack.workerRssMb();

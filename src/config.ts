@@ -1,6 +1,6 @@
 /**
  * Configuration: read raw from the environment, then validated into one typed object that is
- * passed down. A bad value stops the process with one line naming the variable (DECISIONS.md).
+ * passed down. A bad value stops the process with one line naming the variable (docs/decisions.md).
  */
 export type Env = Record<string, string | undefined>;
 

@@ -1,5 +1,6 @@
 import { defineSignal, defineUpdate } from "@temporalio/workflow";
 import type { ObjectRef } from "../src/app/files/lifecycle/lifecycle-ports.js";
+import type { CompleteArgs } from "../src/app/files/port.js";
 import type { StoredObjectView } from "../src/domain/files/stored-object.js";
 
 export type { ObjectRef };
@@ -19,14 +20,6 @@ export interface LifecycleInput extends ObjectRef {
 export interface LifecycleResult {
   outcome: "DELETED" | "SETTLED";
   status?: string;
-}
-
-export interface CompleteArgs {
-  checksum?: string;
-  actorId: string;
-  requestId?: string;
-  /** Answer once the scan ended (READY or REJECTED), waiting at most this long. 0: at once. */
-  waitSeconds: number;
 }
 
 /** Complete: verifies the upload and, with `waitSeconds`, answers with the scan's outcome. */

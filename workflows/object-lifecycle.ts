@@ -10,7 +10,7 @@ import {
 } from "@temporalio/workflow";
 import { isOlderThan, type LifecycleState, phaseOf } from "../src/domain/files/lifecycle-state.js";
 import type { StoredObjectView } from "../src/domain/files/stored-object.js";
-import type { FaultPoint, LifecycleActivities } from "./activities/types.js";
+import type { FaultPoint, LifecycleActivities } from "./activities/lifecycle-types.js";
 import { completeUpdate, type LifecycleInput, type LifecycleResult, retentionChangedSignal } from "./definitions.js";
 import { OBJECT_CLASS, OBJECT_STATUS, OWNER_ENTITY_TYPE } from "./search-attributes.js";
 

@@ -6,4 +6,5 @@ export const OBJECT_STATUS = defineSearchAttributeKey("ObjectStatus", SearchAttr
 export const OBJECT_CLASS = defineSearchAttributeKey("ObjectClass", SearchAttributeType.KEYWORD);
 export const OWNER_ENTITY_TYPE = defineSearchAttributeKey("OwnerEntityType", SearchAttributeType.KEYWORD);
 
-export const searchAttributeNames = ["TenantId", "ObjectStatus", "ObjectClass", "OwnerEntityType"];
+/** Every key above: what a Temporal server must have registered before the workflows start. */
+export const SEARCH_ATTRIBUTES = [TENANT_ID, OBJECT_STATUS, OBJECT_CLASS, OWNER_ENTITY_TYPE] as const;

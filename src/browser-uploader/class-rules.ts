@@ -1,13 +1,9 @@
+import { normalizeContentType } from "../domain/files/checks/content-types.js";
 import { objectClasses, objectClassNames, type ObjectClassRules } from "../domain/files/object-classes.js";
 import { UploadError } from "./errors.js";
 
-/** The server's own class table (same module), so the browser refuses what initiate would. */
-export { objectClasses, objectClassNames, type ObjectClassRules };
-
-/** `image/PNG; charset=x` → `image/png`: how a declared type compares with the allowed list. */
-export function normalizeContentType(type: string): string {
-  return type.split(";")[0]!.trim().toLowerCase();
-}
+/** The server's own class table and type comparison (same modules), so the browser refuses what initiate would. */
+export { normalizeContentType, objectClasses, objectClassNames, type ObjectClassRules };
 
 export function rulesFor(objectClass: string): ObjectClassRules | undefined {
   return Object.hasOwn(objectClasses, objectClass) ? objectClasses[objectClass as keyof typeof objectClasses] : undefined;

@@ -9,6 +9,7 @@ import { ConnectError } from "@connectrpc/connect";
 import { codeToString } from "@connectrpc/connect/protocol-connect";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { createNodeClients } from "../clients/node.js";
+import { auditCommand } from "./commands/audit.js";
 import type { Command } from "./commands/command.js";
 import { deleteCommand } from "./commands/delete.js";
 import { downloadCommand } from "./commands/download.js";
@@ -17,10 +18,10 @@ import { listCommand } from "./commands/list.js";
 import { uploadCommand } from "./commands/upload.js";
 import { watchCommand } from "./commands/watch.js";
 import { EXIT, UsageError, type CliContext } from "./context.js";
-import { DevTokenRefused, signDevToken } from "./dev-token.js";
+import { DevTokenRefused, signDevToken } from "./dev-token-from-env.js";
 import type { ProgressSink } from "./progress.js";
 
-const COMMANDS: Command[] = [uploadCommand, watchCommand, listCommand, getCommand, downloadCommand, deleteCommand];
+const COMMANDS: Command[] = [uploadCommand, watchCommand, listCommand, getCommand, downloadCommand, deleteCommand, auditCommand];
 
 const GLOBAL_OPTIONS = {
   api: { type: "string" },

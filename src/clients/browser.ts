@@ -1,5 +1,5 @@
 /**
- * Typed clients of the three services for browsers, over the Connect protocol (JSON over HTTP/1.1
+ * Typed clients of the services (files, audit, custom fields, customers) for browsers, over the Connect protocol (JSON over HTTP/1.1
  * or HTTP/2 through `fetch`). Nothing here needs Node, so this file is also the
  * transport-independent part that the Node clients (node.ts) reuse.
  */
@@ -7,10 +7,12 @@ import { createClient, type Client, type Interceptor, type Transport } from "@co
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { CustomersService } from "../../gen/customers/v1/customers_service_pb.js";
 import { CustomFieldsService } from "../../gen/customfields/v1/custom_fields_service_pb.js";
+import { AuditService } from "../../gen/filestorage/v1/audit_service_pb.js";
 import { FileStorageService } from "../../gen/filestorage/v1/file_storage_service_pb.js";
 
 export interface ApiClients {
   files: Client<typeof FileStorageService>;
+  audit: Client<typeof AuditService>;
   fields: Client<typeof CustomFieldsService>;
   customers: Client<typeof CustomersService>;
 }
@@ -34,6 +36,7 @@ export function bearerInterceptor(token: TokenSource): Interceptor {
 export function clientsOver(transport: Transport): ApiClients {
   return {
     files: createClient(FileStorageService, transport),
+    audit: createClient(AuditService, transport),
     fields: createClient(CustomFieldsService, transport),
     customers: createClient(CustomersService, transport),
   };

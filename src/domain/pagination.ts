@@ -6,17 +6,48 @@ export function pageSizeOf(requested: number): number {
   return Math.min(requested, 500);
 }
 
+/** A keyset position: the time a row is ordered by, and its id where times are equal. */
 export interface Cursor {
-  createdAt: Date;
+  at: Date;
   id: string;
 }
 
+export interface Page<T> {
+  items: T[];
+  nextPageToken: string;
+}
+
+export interface PageRequest {
+  pageSize: number;
+  pageToken: string;
+  /** The query a token is bound to: the same filters must come back with it. */
+  filterKey: string;
+}
+
 /**
- * Opaque keyset tokens: the position (createdAt, id) of the last row, bound to the filters of the
+ * One page of a keyset query. `read` is asked for one row more than the page holds: that row
+ * only tells whether a next page exists, and the token points after the page's last row.
+ */
+export async function readPage<T>(
+  request: PageRequest,
+  read: (after: Cursor | undefined, limit: number) => Promise<T[]>,
+  positionOf: (row: T) => Cursor,
+): Promise<Page<T>> {
+  const limit = pageSizeOf(request.pageSize);
+  const after = decodePageToken(request.pageToken, request.filterKey);
+  const rows = await read(after, limit + 1);
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  const nextPageToken = rows.length > limit && last ? encodePageToken(positionOf(last), request.filterKey) : "";
+  return { items, nextPageToken };
+}
+
+/**
+ * Opaque keyset tokens: the position (at, id) of the last row, bound to the filters of the
  * query that produced it, so a token cannot be replayed against another query.
  */
 export function encodePageToken(cursor: Cursor, filterKey: string): string {
-  const json = JSON.stringify({ c: cursor.createdAt.toISOString(), i: cursor.id, f: filterKey });
+  const json = JSON.stringify({ c: cursor.at.toISOString(), i: cursor.id, f: filterKey });
   return btoa(json).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
@@ -26,15 +57,15 @@ export function decodePageToken(token: string, filterKey: string): Cursor | unde
   if (!token) return undefined;
   try {
     const json = JSON.parse(atob(token.replaceAll("-", "+").replaceAll("_", "/"))) as { c: string; i: string; f: string };
-    const createdAt = new Date(json.c);
+    const at = new Date(json.c);
     // Only what encodePageToken can have written: a row id (every paged table has UUID ids) and
     // a time PostgreSQL reads back (toISOString writes years past 9999 as "+010000-...").
-    const year = createdAt.getUTCFullYear();
-    if (typeof json.i !== "string" || !UUID.test(json.i) || Number.isNaN(createdAt.getTime()) || year < 1 || year > 9999) {
+    const year = at.getUTCFullYear();
+    if (typeof json.i !== "string" || !UUID.test(json.i) || Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
       throw new Error("bad cursor");
     }
     if (json.f !== filterKey) throw new Error("token of another query");
-    return { createdAt, id: json.i };
+    return { at, id: json.i };
   } catch {
     throw new AppError("VALIDATION_FAILED", "pageToken is invalid or belongs to another query", {
       violations: [{ field: "pageToken", description: "invalid or belongs to another query" }],

@@ -4,23 +4,32 @@ import { createRouterTransport, type ConnectRouter, type Interceptor } from "@co
 import { v7 as uuidv7 } from "uuid";
 import { type Config, scanDeadlineSeconds } from "../config.js";
 import type { Logger } from "../logger.js";
-import { openDatabase, migrate } from "../adapters/postgres/orm.js";
+import { openDatabase, migrate, pingDatabase } from "../adapters/postgres/orm.js";
+import { AuditTrailStore } from "../adapters/postgres/audit-trail-store.js";
 import { StoredObjectStore } from "../adapters/postgres/stored-object-store.js";
-import { createS3Client, createS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
+import { readStoreSnapshot } from "../adapters/postgres/metrics-queries.js";
+import { openS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
 import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
 import { createReadiness } from "../app/readiness.js";
 import type { FileStorageDeps } from "../app/files/deps.js";
 import { createMetrics } from "../observability/metrics.js";
 import { temporalClientInterceptors } from "../observability/temporal-tracing.js";
-import { traceInterceptor } from "../observability/trace-interceptor.js";
 import type { Tracing } from "../observability/tracing.js";
 import { registerHealthService } from "../rpc/health-service.js";
 import { startHttpServer, type RunningHttpServer } from "../rpc/http-server.js";
-import { authInterceptor, errorInterceptor, requestIdInterceptor, validationInterceptor } from "../rpc/interceptors.js";
+import { authInterceptor } from "../rpc/interceptors/auth-interceptor.js";
+import { errorInterceptor } from "../rpc/interceptors/error-interceptor.js";
+import { metricsInterceptor } from "../rpc/interceptors/metrics-interceptor.js";
+import { requestIdInterceptor } from "../rpc/interceptors/request-id-interceptor.js";
+import { traceInterceptor } from "../rpc/interceptors/trace-interceptor.js";
+import { validationInterceptor } from "../rpc/interceptors/validation-interceptor.js";
 import { jsonWriteOptions } from "../rpc/json-options.js";
+import { metricsPage } from "../rpc/metrics-page.js";
 import { generateOpenApi, jsonApiServices, serializeOpenApi } from "../rpc/openapi/generate-openapi.js";
 import { createRestHandler } from "../rpc/rest/rest-handler.js";
 import { createTokenVerifier } from "../rpc/token-verifier.js";
+import { recordRefusal } from "../app/files/record-refusal.js";
+import { registerAuditService } from "../rpc/handlers/audit-service.js";
 import { registerFileStorageService } from "../rpc/handlers/file-storage-service.js";
 import { WebhookEndpointStore } from "../adapters/postgres/webhook-endpoint-store.js";
 import { createUrlGuard } from "../adapters/webhooks/url-guard.js";
@@ -44,21 +53,20 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
   const orm = await openDatabase(config.databaseUrl);
   const applied = await migrate(orm);
   if (applied.length > 0) logger.info({ applied }, "migrations applied");
-  const s3 = createS3Client(config.storage);
-  const storage = createS3ObjectStorage(s3, config.storage);
-  const lifecycle = await LifecycleClient.connect(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, {
-    scanSeconds: config.scan.timeoutSeconds,
-    heartbeatSeconds: config.scan.heartbeatTimeoutSeconds,
-  }, temporalClientInterceptors(tracing));
+  const s3 = openS3ObjectStorage(config.storage);
+  const { storage } = s3;
+  const lifecycle = await LifecycleClient.connect(config, temporalClientInterceptors(tracing));
   const customFields = await createCustomFieldsModule(config, orm, logger);
   const readiness = createReadiness([
-    { name: "database", check: async () => void (await orm.em.fork().execute("select 1")) },
+    { name: "database", check: () => pingDatabase(orm) },
     { name: "storage", check: () => storage.ping() },
     { name: "temporal", check: () => lifecycle.ping() },
     { name: "cache", check: () => customFields.pingCache() },
   ]);
+  const trail = new AuditTrailStore(orm);
   const files: FileStorageDeps = {
     store: new StoredObjectStore(orm),
+    trail,
     storage,
     lifecycle,
     storageConfig: config.storage,
@@ -70,6 +78,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
   const routes = (router: ConnectRouter) => {
     registerHealthService(router, readiness);
     registerFileStorageService(router, files);
+    registerAuditService(router, trail);
     registerWebhookService(router, {
       store: new WebhookEndpointStore(orm),
       checkUrl: createUrlGuard({ allowPrivate: config.webhooks.allowPrivateUrls }),
@@ -80,18 +89,22 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     customFields.register(router);
   };
   const metrics = createMetrics({
-    query: (sql) => orm.em.fork().execute(sql),
-    scanOverdueSeconds: scanDeadlineSeconds(config),
+    readStore: () => readStoreSnapshot(orm, scanDeadlineSeconds(config)),
+    auditEntriesByTenant: () => trail.countByTenant(),
     cacheTotals: () => customFields.cacheTotals(),
     onCollectError: (error) => logger.warn({ err: error }, "metrics: database gauges unavailable"),
   });
   const openApiJson = serializeOpenApi(generateOpenApi(jsonApiServices));
   const interceptors: Interceptor[] = [
     ...(tracing ? [traceInterceptor(tracing.tracer)] : []),
-    metrics.interceptor,
+    metricsInterceptor(metrics.rpc),
     errorInterceptor(logger),
     requestIdInterceptor(() => uuidv7()),
-    authInterceptor(createTokenVerifier(config.auth)),
+    authInterceptor(createTokenVerifier(config.auth), (refusal) =>
+      recordRefusal(files, { tenantId: refusal.tenantId, actorId: refusal.actorId, requestId: refusal.requestId }, refusal.objectId, refusal.action, refusal.reason).catch(
+        (error: unknown) => logger.error({ err: error, refusal }, "audit: could not record a refused call"),
+      ),
+    ),
     validationInterceptor(),
   ];
   const routerOptions = { interceptors, readMaxBytes: config.maxRequestBodyBytes, jsonOptions: { ...jsonWriteOptions, ignoreUnknownFields: false } };
@@ -109,7 +122,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     readiness,
     newRequestId: () => uuidv7(),
     pages: {
-      "/metrics": metrics.handler,
+      "/metrics": metricsPage(metrics.registry),
       [`${REST_PREFIX}/openapi.json`]: (_req, res) => {
         (res as ServerResponse).writeHead(200, { "content-type": "application/json" });
         res.end(openApiJson);
@@ -126,7 +139,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     server,
     async close() {
       await server.close(config.shutdownGraceSeconds * 1000);
-      await Promise.allSettled([orm.close(), lifecycle.close(), customFields.close(), Promise.resolve(s3.destroy())]);
+      await Promise.allSettled([orm.close(), lifecycle.close(), customFields.close(), s3.close()]);
     },
   };
 }

@@ -3,7 +3,7 @@
  * the development secret (or AUTH_HS256_SECRET). Without --perm it grants every permission.
  */
 import { parseArgs } from "node:util";
-import { DevTokenRefused, signDevToken } from "../cli/dev-token.js";
+import { DevTokenRefused, signDevToken } from "../cli/dev-token-from-env.js";
 
 const { values } = parseArgs({
   options: {

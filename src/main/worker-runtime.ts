@@ -3,14 +3,14 @@ import { type Config, scanDeadlineSeconds } from "../config.js";
 import type { Logger } from "../logger.js";
 import { openDatabase } from "../adapters/postgres/orm.js";
 import { StoredObjectStore } from "../adapters/postgres/stored-object-store.js";
-import { createS3Client, createS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
+import { openS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
 import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
 import { FaultInjector } from "../../workflows/activities/fault-injection.js";
 import { createLifecycleActivities } from "../../workflows/activities/lifecycle-activities.js";
 import { createSweepActivities } from "../../workflows/activities/sweep-activities.js";
 import { ensureSweepSchedule } from "../adapters/temporal/sweep-schedule.js";
 import { createWebhookWorker } from "./webhook-worker.js";
-import { workflowBundlerOptions, workflowsPath } from "./workflow-bundle.js";
+import { workflowBundlerOptions, workflowsPath } from "../adapters/temporal/workflow-bundle.js";
 import { temporalClientInterceptors, temporalWorkerTracing } from "../observability/temporal-tracing.js";
 import type { Tracing } from "../observability/tracing.js";
 
@@ -44,12 +44,9 @@ function installRuntime(logger: Logger, level: string): void {
 export async function startWorker(config: Config, logger: Logger, tracing?: Tracing): Promise<RunningWorker> {
   installRuntime(logger, config.logLevel);
   const orm = await openDatabase(config.databaseUrl);
-  const s3 = createS3Client(config.storage);
-  const storage = createS3ObjectStorage(s3, config.storage);
-  const lifecycle = await LifecycleClient.connect(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, {
-    scanSeconds: config.scan.timeoutSeconds,
-    heartbeatSeconds: config.scan.heartbeatTimeoutSeconds,
-  }, temporalClientInterceptors(tracing));
+  const s3 = openS3ObjectStorage(config.storage);
+  const { storage } = s3;
+  const lifecycle = await LifecycleClient.connect(config, temporalClientInterceptors(tracing));
   const objects = new StoredObjectStore(orm);
   const now = () => new Date();
   if (config.worker.schedules) {
@@ -92,7 +89,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
   if (config.worker.faultInjection) logger.warn("FAULT_INJECTION=workflow-tasks: every lifecycle step fails its workflow task once");
   logger.info({ taskQueue: config.temporal.taskQueue }, "worker started");
   const done = worker.run().finally(async () => {
-    await Promise.allSettled([orm.close(), lifecycle.close(), webhooks.close(), connection.close(), Promise.resolve(s3.destroy())]);
+    await Promise.allSettled([orm.close(), lifecycle.close(), webhooks.close(), connection.close(), s3.close()]);
   });
   return {
     done,

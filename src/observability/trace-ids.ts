@@ -10,8 +10,8 @@ export function activeTraceId(): string | undefined {
 }
 
 /**
- * Filled by the RPC span started somewhere below (see trace-interceptor.ts), for a log line
- * written above it: the HTTP request log is written outside the span, after it ended.
+ * Filled by the RPC span started somewhere below (src/rpc/interceptors/trace-interceptor.ts), for
+ * a log line written above it: the HTTP request log is written outside the span, after it ended.
  */
 export interface TraceIdSlot {
   traceId?: string;

@@ -1,7 +1,7 @@
 /**
- * Which permission each RPC needs (DECISIONS.md, Permissions). Keyed by the method's full name so
- * that every transport (gRPC, gRPC-Web, Connect, REST) is checked by the same table. An RPC that is
- * missing here is refused, never silently open.
+ * Which permission each RPC needs (docs/decisions.md, Permissions). Keyed by the method's full
+ * name so that every transport (gRPC, gRPC-Web, Connect, REST) is checked by the same table. An RPC
+ * that is missing here is refused, never silently open.
  */
 export const methodPermissions: Record<string, string> = {
   "filestorage.v1.FileStorageService/InitiateUpload": "stored_object:CREATE",
@@ -15,6 +15,9 @@ export const methodPermissions: Record<string, string> = {
   "filestorage.v1.FileStorageService/RestoreUpload": "stored_object:CREATE",
   "filestorage.v1.FileStorageService/PlaceLegalHold": "stored_object:LEGAL_HOLD_PLACE",
   "filestorage.v1.FileStorageService/ReleaseLegalHold": "stored_object:LEGAL_HOLD_RELEASE",
+  "filestorage.v1.AuditService/SearchAuditEntries": "audit:READ",
+  "filestorage.v1.AuditService/ExportAuditEntries": "audit:READ",
+  "customfields.v1.CustomFieldsService/ListFieldDefinitionAudit": "custom_field_definition:READ",
   "customfields.v1.CustomFieldsService/CreateFieldDefinition": "custom_field_definition:CREATE",
   "customfields.v1.CustomFieldsService/ListFieldDefinitions": "custom_field_definition:READ",
   "customfields.v1.CustomFieldsService/UpdateFieldDefinition": "custom_field_definition:UPDATE",

@@ -1,7 +1,7 @@
 import { toJson, type JsonValue } from "@bufbuild/protobuf";
 import { StoredObjectSchema } from "../../gen/filestorage/v1/types_pb.js";
 import type { StoredObjectView } from "../domain/files/stored-object.js";
-import { toStoredObjectMessage } from "./handlers/stored-object-mapper.js";
+import { toStoredObjectMessage } from "./handlers/stored-object-message.js";
 import { jsonWriteOptions } from "./json-options.js";
 
 /** A stored object exactly as the JSON API shows it; webhook payloads carry this form. */

@@ -19,7 +19,7 @@ function principalFromClaims(payload: JWTPayload): Principal {
   return { tenantId: tid, actorId: sub, permissions: new Set((perms as string[] | undefined) ?? []) };
 }
 
-/** JWKS (RS256/ES256) in production, a shared HS256 secret in development (DECISIONS.md). */
+/** JWKS (RS256/ES256) in production, a shared HS256 secret in development (docs/decisions.md). */
 export function createTokenVerifier(config: TokenVerifierConfig): TokenVerifier {
   const jwks = config.jwksUrl ? createRemoteJWKSet(new URL(config.jwksUrl)) : undefined;
   const secret = config.hs256Secret ? new TextEncoder().encode(config.hs256Secret) : undefined;

@@ -3,6 +3,7 @@
  * state, Web UI included.
  */
 import { Connection } from "@temporalio/client";
+import { SEARCH_ATTRIBUTES } from "../../workflows/search-attributes.js";
 import type { Log } from "./log-file.js";
 import { spawnLogged } from "./process.js";
 import { waitUntilReady } from "./readiness.js";
@@ -27,20 +28,23 @@ export interface RunningTemporal {
   stop(): Promise<void>;
 }
 
+/** `KEYWORD_LIST` as the CLI spells it: `KeywordList`. */
+function cliTypeName(type: string): string {
+  return type
+    .split("_")
+    .map((word) => word[0] + word.slice(1).toLowerCase())
+    .join("");
+}
+
 /** The custom search attributes the app's workflows set. */
-export const SEARCH_ATTRIBUTES: Record<string, string> = {
-  TenantId: "Keyword",
-  ObjectStatus: "Keyword",
-  ObjectClass: "Keyword",
-  OwnerEntityType: "Keyword",
-};
+const REGISTERED: Record<string, string> = Object.fromEntries(SEARCH_ATTRIBUTES.map((key) => [key.name, cliTypeName(key.type)]));
 
 export async function startTemporal(options: TemporalOptions): Promise<RunningTemporal> {
   const namespace = options.namespace ?? "default";
   const address = `127.0.0.1:${options.port}`;
   // start-dev registers the search attributes on every start; with the same types they are
   // accepted again on a reused --db-filename (checked), so no special second-start handling.
-  const searchAttributes = Object.entries(options.searchAttributes ?? SEARCH_ATTRIBUTES).flatMap(
+  const searchAttributes = Object.entries(options.searchAttributes ?? REGISTERED).flatMap(
     ([name, type]) => ["--search-attribute", `${name}=${type}`],
   );
   const child = spawnLogged({

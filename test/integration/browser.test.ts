@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
 import { exe, png } from "../fixtures/files/index.js";
 import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
 
@@ -194,7 +195,7 @@ describe("the Temporal UI", () => {
       }
       const objects = (await rest("GET", "/api/v1/uploads", { token })).body.storedObjects as { id: string; status: string }[];
       expect(objects.map((o) => o.status).sort()).toEqual(["READY", "REJECTED"]);
-      const workflowId = (status: string) => `object-${tenant}-${objects.find((o) => o.status === status)!.id}`;
+      const workflowId = (status: string) => lifecycleWorkflowId(tenant, objects.find((o) => o.status === status)!.id);
 
       const uiUrl = inject("stackEnv").TEMPORAL_UI_URL;
       expect(uiUrl, "the test stack has no TEMPORAL_UI_URL").toBeTruthy();

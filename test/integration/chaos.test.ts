@@ -6,6 +6,7 @@
  * expires, each audit trail is exact, and rows, bucket objects and workflows agree one to one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
 import { MIXED_UPLOADS } from "../support/mixed-uploads.js";
 import { tokenFor, uniqueTenant } from "../support/clients.js";
 import { control } from "../support/control.js";
@@ -145,7 +146,7 @@ describe("chaos", () => {
       return ids;
     });
     const all = await sql<{ id: string }>("select id from stored_objects where tenant_id = ?", [tenant]);
-    for (const id of expected.keys()) expect(workflows.has(`object-${tenant}-${id}`), id).toBe(true);
-    for (const workflowId of workflows) expect(all.some((r) => workflowId === `object-${tenant}-${r.id}`), workflowId).toBe(true);
+    for (const id of expected.keys()) expect(workflows.has(lifecycleWorkflowId(tenant, id)), id).toBe(true);
+    for (const workflowId of workflows) expect(all.some((r) => workflowId === lifecycleWorkflowId(tenant, r.id)), workflowId).toBe(true);
   });
 });

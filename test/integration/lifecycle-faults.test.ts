@@ -6,6 +6,7 @@
  * from the persisted state a step answers, never from whether the step ran before.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
 import { tokenFor, uniqueTenant } from "../support/clients.js";
 import { replayAndRecord } from "../support/history-recording.js";
 import { awaitEnds, FilesApi, LIFECYCLE_PATHS, type ExpectedEnd } from "../support/lifecycle-paths.js";
@@ -42,7 +43,7 @@ describe("every workflow task of the lifecycle fails once", () => {
     const failed = await withTemporal(async (client) => {
       let count = 0;
       for (const end of ends.slice(0, 5)) {
-        const history = await client.workflow.getHandle(`object-${tenant}-${end.id}`).fetchHistory();
+        const history = await client.workflow.getHandle(lifecycleWorkflowId(tenant, end.id)).fetchHistory();
         count += (history.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes).length;
       }
       return count;
@@ -58,6 +59,6 @@ describe("every workflow task of the lifecycle fails once", () => {
       for await (const w of client.workflow.list({ query: `TenantId = "${tenant}"` })) ids.add(w.workflowId);
       return ids;
     });
-    expect([...workflows].sort()).toEqual(rows.map((r) => `object-${tenant}-${r.id}`).sort());
+    expect([...workflows].sort()).toEqual(rows.map((r) => lifecycleWorkflowId(tenant, r.id)).sort());
   });
 });

@@ -1,9 +1,17 @@
-import { createClient } from "@connectrpc/connect";
+/**
+ * One smoke per real transport: the same handlers answer gRPC (HTTP/2), gRPC-Web and Connect on
+ * one port, REST sees what they wrote, and a refusal crosses each wire with its code and reason.
+ * Everything else about the RPC layer is specified in memory in test/unit/rpc/.
+ */
+import { Code, createClient } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { Health, HealthCheckResponse_ServingStatus } from "../../gen/grpc/health/v1/health_pb.js";
 import { ObjectClass, ObjectStatus } from "../../gen/filestorage/v1/types_pb.js";
 import { png } from "../fixtures/files/index.js";
 import { clientsFor, rest, tokenFor, transportFor, uniqueTenant, type Protocol } from "../support/clients.js";
+import { failureOf, reasonOf } from "../support/errors.js";
+
+const protocols: Protocol[] = ["grpc", "grpc-web", "connect"];
 
 describe("one handler on every transport", () => {
   it("serves the standard grpc.health.v1 service over gRPC without a token", async () => {
@@ -12,7 +20,7 @@ describe("one handler on every transport", () => {
     expect(answer.status).toBe(HealthCheckResponse_ServingStatus.SERVING);
   });
 
-  it.each<Protocol>(["grpc", "grpc-web", "connect"])("initiates and reads an upload over %s, and REST sees the same object", async (protocol) => {
+  it.each(protocols)("initiates and reads an upload over %s, and REST sees the same object", async (protocol) => {
     const token = await tokenFor(uniqueTenant());
     const { files } = clientsFor(protocol, token);
     const bytes = png(2, 2);
@@ -31,10 +39,9 @@ describe("one handler on every transport", () => {
     expect(viaRest.body.storedObject).toMatchObject({ id, status: "PENDING_UPLOAD", objectClass: "GENERAL_DOCUMENT", fileSize: String(bytes.length) });
   });
 
-  it("accepts 64-bit integers as numbers or strings on input", async () => {
-    const token = await tokenFor(uniqueTenant());
-    const body = { objectClass: "GENERAL_DOCUMENT", ownerEntityType: "User", ownerEntityId: "u", originalFilename: "a.png", contentType: "image/png" };
-    expect((await rest("POST", "/api/v1/uploads/initiate", { token, body: { ...body, fileSize: 10 } })).status).toBe(200);
-    expect((await rest("POST", "/api/v1/uploads/initiate", { token, body: { ...body, fileSize: "10" } })).status).toBe(200);
+  it.each(protocols)("refuses a missing permission over %s with its code and reason intact", async (protocol) => {
+    const { files } = clientsFor(protocol, await tokenFor(uniqueTenant(), { perms: ["stored_object:READ"] }));
+    const error = await failureOf(files.deleteUpload({ objectId: "0191e1c6-0000-7000-8000-000000000000" }));
+    expect([error.code, reasonOf(error), error.rawMessage]).toEqual([Code.PermissionDenied, "PERMISSION_DENIED", "permission stored_object:DELETE is required"]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
 import { csv, exe, png } from "../fixtures/files/index.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { control } from "../support/control.js";
@@ -179,7 +180,7 @@ describe("the sweep", () => {
     await put(started.body, file.bytes);
     const id = started.body.storedObject.id;
     // Lost in the worst way: the workflow is gone and the row says complete happened hours ago.
-    await withTemporal((client) => client.workflow.getHandle(`object-${tenant}-${id}`).terminate("test: lost"));
+    await withTemporal((client) => client.workflow.getHandle(lifecycleWorkflowId(tenant, id)).terminate("test: lost"));
     await sql("update stored_objects set status = 'SCANNING', uploaded_at = now() - interval '2 hours' where tenant_id = ? and id = ?", [tenant, id]);
     const result = await runSweep();
     expect(result.scansRedriven).toBeGreaterThanOrEqual(1);
@@ -198,9 +199,10 @@ describe("the sweep", () => {
   });
 
   it("expires a row whose deadline passed and whose workflow was terminated", async () => {
-    const token = await tokenFor(uniqueTenant());
+    const tenant = uniqueTenant();
+    const token = await tokenFor(tenant);
     const object = await uploadThrough(token, importFile());
-    await withTemporal((client) => client.workflow.getHandle(`object-${object.storageKey.split("/")[1]}-${object.id}`).terminate("test"));
+    await withTemporal((client) => client.workflow.getHandle(lifecycleWorkflowId(tenant, object.id)).terminate("test"));
     await sleep(new Date(object.retentionExpiresAt).getTime() - Date.now() + 500);
     expect((await rest("GET", `/api/v1/uploads/${object.id}`, { token })).status).toBe(200);
     const result = await runSweep();

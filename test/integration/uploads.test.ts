@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { ObjectClass, ObjectStatus } from "../../gen/filestorage/v1/types_pb.js";
 import { csv, exe, jpeg, pdf, png, svg, webp, xls, xlsx } from "../fixtures/files/index.js";
 import { clientsFor, rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { reasonOf } from "../support/errors.js";
 import { complete, initiate, put, uploadThrough } from "../support/uploads.js";
 
 const PNG = "image/png";
@@ -49,22 +51,6 @@ describe("initiate", () => {
     expect(res.body.sessionId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("refuses a file larger than the class allows (400 FILE_TOO_LARGE)", async () => {
-    const res = await initiate(await tokenFor(uniqueTenant()), { objectClass: "CUSTOMER_SIGNATURE", contentType: PNG, bytes: new Uint8Array(1) }, 3 * 1024 * 1024);
-    expect(res.status).toBe(400);
-    expect(res.body.details[0].debug.reason).toBe("FILE_TOO_LARGE");
-  });
-
-  it("refuses a content type the class does not allow (400 CONTENT_TYPE_NOT_ALLOWED)", async () => {
-    const res = await initiate(await tokenFor(uniqueTenant()), { objectClass: "USER_PROFILE_PHOTO", contentType: "application/pdf", bytes: pdf() });
-    expect(res.status).toBe(400);
-    expect(res.body.details[0].debug.reason).toBe("CONTENT_TYPE_NOT_ALLOWED");
-  });
-
-  it("refuses a file name with control characters", async () => {
-    const res = await initiate(await tokenFor(uniqueTenant()), { objectClass: "GENERAL_DOCUMENT", contentType: PNG, bytes: png(4, 4), filename: "a\u0007b.png" });
-    expect(res.status).toBe(400);
-  });
 });
 
 describe("the storage backend enforces the signed PUT", () => {
@@ -123,7 +109,7 @@ describe("complete", () => {
     const started = await initiate(token, spec());
     const res = await complete(token, started.body.storedObject.id, {});
     expect(res.status).toBe(400);
-    expect(res.body.details[0].debug.reason).toBe("UPLOAD_MISSING");
+    expect(reasonOf(res.body)).toBe("UPLOAD_MISSING");
     const get = await rest("GET", `/api/v1/uploads/${started.body.storedObject.id}`, { token });
     expect(get.body.storedObject.status).toBe("PENDING_UPLOAD");
   });
@@ -137,7 +123,7 @@ describe("complete", () => {
     expect((await put(started.body, s.bytes)).status).toBe(403);
     const res = await complete(token, id, {});
     expect(res.status).toBe(400);
-    expect(res.body.details[0].debug.reason).toBe("UPLOAD_URL_EXPIRED");
+    expect(reasonOf(res.body)).toBe("UPLOAD_URL_EXPIRED");
     const refreshed = await rest("POST", `/api/v1/uploads/${id}/refresh-upload-url`, { token, body: {} });
     expect(refreshed.status).toBe(200);
     expect((await put(refreshed.body, s.bytes)).status).toBe(200);
@@ -154,7 +140,7 @@ describe("complete", () => {
     await put(started.body, s.bytes);
     const res = await complete(token, started.body.storedObject.id, { checksum: "0".repeat(32) });
     expect(res.status).toBe(400);
-    expect(res.body.details[0].debug.reason).toBe("CHECKSUM_MISMATCH");
+    expect(reasonOf(res.body)).toBe("CHECKSUM_MISMATCH");
     expect((await rest("GET", `/api/v1/uploads/${started.body.storedObject.id}`, { token })).status).toBe(404);
   });
 
@@ -177,11 +163,11 @@ describe("complete", () => {
     const { files } = clientsFor("grpc", token);
     const bytes = png(6, 6);
     const started = await files.initiateUpload({
-      objectClass: 10, ownerEntityType: "Customer", ownerEntityId: "c-1", originalFilename: "x.png", contentType: PNG, fileSize: BigInt(bytes.length),
+      objectClass: ObjectClass.GENERAL_DOCUMENT, ownerEntityType: "Customer", ownerEntityId: "c-1", originalFilename: "x.png", contentType: PNG, fileSize: BigInt(bytes.length),
     });
     expect((await put(started, bytes)).status).toBe(200);
     const done = await files.completeUpload({ objectId: started.storedObject!.id, waitForResult: true });
-    expect(done.storedObject!.status).toBe(3); // READY
+    expect(done.storedObject!.status).toBe(ObjectStatus.READY);
   });
 });
 
@@ -228,14 +214,6 @@ describe("reads, downloads and deletes", () => {
     expect((await fetch(inline.body.downloadUrl)).headers.get("content-disposition")).toMatch(/^inline/);
   });
 
-  it("refuses a download URL for an object that is not READY (failed_precondition)", async () => {
-    const token = await tokenFor(uniqueTenant());
-    const started = await initiate(token, { objectClass: "REPORT", contentType: "application/pdf", bytes: pdf() });
-    const res = await rest("POST", `/api/v1/uploads/${started.body.storedObject.id}/download-url`, { token });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe("failed_precondition");
-  });
-
   it("lists an owner's objects with filters and pagination", async () => {
     const token = await tokenFor(uniqueTenant());
     for (let i = 0; i < 3; i++) {
@@ -270,39 +248,18 @@ describe("reads, downloads and deletes", () => {
     expect(held.body.storedObject.legalHold.reason).toBe("litigation 42");
     const refused = await rest("DELETE", `/api/v1/uploads/${object.id}`, { token });
     expect(refused.status).toBe(403);
-    expect(refused.body.details[0].debug.reason).toBe("LEGAL_HOLD_ACTIVE");
+    expect(reasonOf(refused.body)).toBe("LEGAL_HOLD_ACTIVE");
     expect((await rest("GET", `/api/v1/uploads/${object.id}`, { token })).body.storedObject.status).toBe("READY");
     expect((await rest("DELETE", `/api/v1/uploads/${object.id}/legal-hold`, { token })).status).toBe(200);
     expect((await rest("DELETE", `/api/v1/uploads/${object.id}`, { token })).status).toBe(200);
-    const actions = await rest("GET", `/api/v1/uploads/${object.id}/audit`, { token });
-    expect(actions.status).toBe(404);
-  });
-
-  it("refuses releasing a hold without the release permission", async () => {
-    const tenant = uniqueTenant();
-    const token = await tokenFor(tenant);
-    const object = await uploadThrough(token, { objectClass: "LOAN_DOCUMENT", contentType: "application/pdf", bytes: pdf() });
-    await rest("POST", `/api/v1/uploads/${object.id}/legal-hold`, { token, body: { reason: "audit" } });
-    const placer = await tokenFor(tenant, { perms: ["stored_object:LEGAL_HOLD_PLACE", "stored_object:READ"] });
-    expect((await rest("DELETE", `/api/v1/uploads/${object.id}/legal-hold`, { token: placer })).status).toBe(403);
-  });
-
-  it("treats another tenant's object as not found on every call", async () => {
-    const owner = await tokenFor(uniqueTenant());
-    const object = await uploadThrough(owner, { objectClass: "GENERAL_DOCUMENT", contentType: PNG, bytes: png(4, 4) });
-    const other = await tokenFor(uniqueTenant());
-    const calls: [string, string][] = [
-      ["GET", `/api/v1/uploads/${object.id}`],
-      ["DELETE", `/api/v1/uploads/${object.id}`],
-      ["POST", `/api/v1/uploads/${object.id}/download-url`],
-      ["POST", `/api/v1/uploads/${object.id}/complete`],
-      ["GET", `/api/v1/uploads/${object.id}/audit`],
-    ];
-    for (const [method, path] of calls) {
-      const res = await rest(method, path, { token: other, body: method === "POST" ? {} : undefined });
-      expect(res.status, `${method} ${path}`).toBe(404);
-    }
-    expect((await rest("GET", `/api/v1/uploads/${object.id}`, { token: owner })).status).toBe(200);
+    // The trail outlives the object: the refused delete, the release, then the delete.
+    const audit = await rest("GET", `/api/v1/uploads/${object.id}/audit`, { token });
+    expect(audit.body.auditEntries.slice(-4).map((e: any) => [e.action, e.result])).toEqual([
+      ["HOLD_PLACED", "SUCCESS"],
+      ["OBJECT_DELETED", "FAILURE"],
+      ["HOLD_RELEASED", "SUCCESS"],
+      ["OBJECT_DELETED", "SUCCESS"],
+    ]);
   });
 
   it("keeps an audit trail with actor, request id and result", async () => {

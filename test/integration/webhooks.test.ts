@@ -3,9 +3,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
+import { webhookWorkflowId } from "../../workflows/activities/webhook-types.js";
 import { png } from "../fixtures/files/index.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { control } from "../support/control.js";
+import { reasonOf } from "../support/errors.js";
 import { sleep, sql, withTemporal } from "../support/stack-access.js";
 import { initiate, uploadThrough } from "../support/uploads.js";
 import { WebhookReceiver } from "../support/webhook-receiver.js";
@@ -214,36 +216,7 @@ describe("webhook endpoints through the JSON API", () => {
     expect((await rest("DELETE", `/api/v1/webhook-endpoints/${id}`, { token })).status).toBe(200);
     const gone = await rest("GET", `/api/v1/webhook-endpoints/${id}`, { token });
     expect(gone.status).toBe(404);
-    expect(gone.body.details[0].debug.reason).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
-  });
-
-  it("another tenant's endpoint is not found", async () => {
-    const created = await rest("POST", "/api/v1/webhook-endpoints", { token: await tokenFor(uniqueTenant("wh")), body: { url: "https://hooks.example.com/x" } });
-    const other = await tokenFor(uniqueTenant("wh"));
-    const id = created.body.webhookEndpoint.id;
-    expect((await rest("GET", `/api/v1/webhook-endpoints/${id}`, { token: other })).status).toBe(404);
-    expect((await rest("PATCH", `/api/v1/webhook-endpoints/${id}`, { token: other, body: { enabled: false } })).status).toBe(404);
-    expect((await rest("DELETE", `/api/v1/webhook-endpoints/${id}`, { token: other })).status).toBe(404);
-  });
-
-  it("refuses an unknown event type, a non-http URL and credentials in the URL", async () => {
-    const token = await tokenFor(uniqueTenant("wh"));
-    const unknown = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "https://hooks.example.com/", eventTypes: ["scan.exploded"] } });
-    expect(unknown.status).toBe(400);
-    expect(unknown.body.details[0].debug.reason).toBe("UNKNOWN_EVENT_TYPE");
-    const ftp = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "ftp://hooks.example.com/" } });
-    expect(ftp.status).toBe(400);
-    expect(ftp.body.details[0].debug.reason).toBe("WEBHOOK_URL_NOT_ALLOWED");
-    const credentials = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "https://u:p@hooks.example.com/" } });
-    expect(credentials.body.details[0].debug.reason).toBe("WEBHOOK_URL_NOT_ALLOWED");
-    const notUri = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "not a url" } });
-    expect(notUri.status).toBe(400);
-  });
-
-  it("requires webhook_endpoint:MANAGE", async () => {
-    const token = await tokenFor(uniqueTenant("wh"), { perms: ["stored_object:READ"] });
-    const res = await rest("GET", "/api/v1/webhook-endpoints", { token });
-    expect(res.status).toBe(403);
+    expect(reasonOf(gone.body)).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
   });
 });
 
@@ -315,7 +288,7 @@ describe("a worker killed during a delivery", () => {
 
       // The delivery's workflow ends only once the delivery ended: after it, no attempt can follow.
       const [row] = await deliveriesOf(endpointId);
-      const result = await withTemporal((client) => client.workflow.getHandle(`webhook-${row.id}`).result());
+      const result = await withTemporal((client) => client.workflow.getHandle(webhookWorkflowId(row.id)).result());
       expect(result).toEqual({ status: "DELIVERED" });
 
       const rows = await deliveriesOf(endpointId);

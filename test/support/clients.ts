@@ -1,23 +1,13 @@
 import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
-import { SignJWT } from "jose";
 import { inject } from "vitest";
 import { FileStorageService } from "../../gen/filestorage/v1/file_storage_service_pb.js";
 import { CustomFieldsService } from "../../gen/customfields/v1/custom_fields_service_pb.js";
 import { CustomersService } from "../../gen/customers/v1/customers_service_pb.js";
-import { DEVELOPMENT_JWT_SECRET } from "../../src/config.js";
-import { allPermissions } from "../../src/rpc/permissions.js";
+
+export { tokenFor } from "./tokens.js";
 
 export const apiUrl = () => inject("apiUrl");
-
-export async function tokenFor(tenant: string, opts: { user?: string; perms?: string[]; secret?: string; expiresIn?: string } = {}) {
-  return new SignJWT({ tid: tenant, perms: opts.perms ?? allPermissions })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(opts.user ?? "user-1")
-    .setIssuedAt()
-    .setExpirationTime(opts.expiresIn ?? "1h")
-    .sign(new TextEncoder().encode(opts.secret ?? DEVELOPMENT_JWT_SECRET));
-}
 
 export type Protocol = "grpc" | "connect" | "grpc-web";
 

@@ -4,7 +4,7 @@ import type { Client } from "@temporalio/client";
 import { Worker } from "@temporalio/worker";
 import { historyFixtureJson } from "./history-fixtures.js";
 import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
-import { workflowBundlerOptions, workflowsPath } from "../../src/main/workflow-bundle.js";
+import { workflowBundlerOptions, workflowsPath } from "../../src/adapters/temporal/workflow-bundle.js";
 
 export const HISTORIES_DIR = path.join(process.cwd(), "test", "fixtures", "histories");
 

@@ -1,4 +1,4 @@
-import type { FaultPoint } from "./types.js";
+import type { FaultPoint } from "./lifecycle-types.js";
 
 /**
  * Test-only fault injection (FAULT_INJECTION=workflow-tasks, refused in production): the first

@@ -5,8 +5,9 @@ import type { LifecyclePorts, ObjectRef } from "../../src/app/files/lifecycle/li
 import { scanStoredObject } from "../../src/app/files/lifecycle/scan-stored-object.js";
 import { loadLifecycleState } from "../../src/app/files/lifecycle/step-outcome.js";
 import { verifyAndComplete } from "../../src/app/files/lifecycle/verify-and-complete.js";
+import { workflowCorrelation } from "./activity-correlation.js";
 import type { FaultInjector } from "./fault-injection.js";
-import type { LifecycleActivities, WithFault } from "./types.js";
+import type { LifecycleActivities, WithFault } from "./lifecycle-types.js";
 
 /** The lifecycle's activities: thin wrappers over the use cases in src/app/files/lifecycle. */
 export function createLifecycleActivities(ports: LifecyclePorts, faults?: FaultInjector): LifecycleActivities {
@@ -17,8 +18,9 @@ export function createLifecycleActivities(ports: LifecyclePorts, faults?: FaultI
   return {
     verifyAndComplete: async (ref, request) => marked(ref, "verifyAndComplete", await verifyAndComplete(ports, ref, request)),
     scanObject: (ref) => scanStoredObject(ports, ref, (bytes) => Context.current().heartbeat(bytes)),
-    finishScan: async (ref, result, requestId) => marked(ref, "finishScan", await finishScan(ports, ref, result, requestId)),
-    expireObject: async (ref) => marked(ref, "expireObject", await expireObject(ports, ref)),
+    finishScan: async (ref, result, requestId) =>
+      marked(ref, "finishScan", await finishScan(ports, ref, result, { requestId, correlationId: requestId ?? workflowCorrelation() })),
+    expireObject: async (ref) => marked(ref, "expireObject", await expireObject(ports, ref, workflowCorrelation())),
     loadLifecycleState: async (ref) => marked(ref, "loadLifecycleState", await loadLifecycleState(ports, ref)),
   };
 }

@@ -4,6 +4,7 @@ import type { ObjectRef } from "../../src/app/files/lifecycle/lifecycle-ports.js
 import { finishStorageDelete } from "../../src/app/files/lifecycle/storage-delete.js";
 import type { StoredObjects } from "../../src/app/files/port.js";
 import type { ObjectStorage } from "../../src/domain/files/object-storage.js";
+import { systemActor, workflowCorrelation } from "./activity-correlation.js";
 import type { SweepActivities } from "./sweep-types.js";
 
 export interface SweepDeps {
@@ -27,7 +28,7 @@ export function createSweepActivities(deps: SweepDeps): SweepActivities {
         Context.current().heartbeat(expired);
         const ref = { tenantId: row.tenantId, objectId: row.id };
         if (await deps.workflowRunning(ref)) continue;
-        if ((await expireObject(deps, ref)).expired) expired++;
+        if ((await expireObject(deps, ref, workflowCorrelation())).expired) expired++;
       }
       const last = overdue.at(-1);
       // A keyset cursor: rows left alone (their workflow runs) are not selected again.
@@ -48,7 +49,7 @@ export function createSweepActivities(deps: SweepDeps): SweepActivities {
       const pending = await deps.objects.pendingStorageDeletes(batchSize);
       for (const row of pending) {
         Context.current().heartbeat(row.id);
-        await finishStorageDelete(deps, { tenantId: row.tenantId, objectId: row.id });
+        await finishStorageDelete(deps, { tenantId: row.tenantId, objectId: row.id }, systemActor(row.tenantId));
       }
       return pending.length;
     },

@@ -2,9 +2,9 @@ import { ApplicationFailure } from "@temporalio/common";
 import type { NewDelivery, OutboxEntry, Subscription, WebhookOutboxStore } from "../../src/adapters/postgres/webhook-outbox-store.js";
 import type { OutgoingWebhook, SendResult } from "../../src/adapters/webhooks/http-sender.js";
 import type { StoredObjectView } from "../../src/domain/files/stored-object.js";
-import { goneReason, responseOutcome, webhookPayload, type DeliveryStatus } from "../../src/domain/webhooks/delivery.js";
+import { goneReason, responseOutcome, webhookPayload, type DeliveryRef, type DeliveryStatus } from "../../src/domain/webhooks/delivery.js";
 import { eventTypeOf, subscribes } from "../../src/domain/webhooks/event-types.js";
-import type { DeliveryRef, WebhookActivities } from "./webhook-types.js";
+import type { WebhookActivities } from "./webhook-types.js";
 
 export interface WebhookActivityDeps {
   outbox: Pick<

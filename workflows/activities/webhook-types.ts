@@ -1,10 +1,6 @@
-import type { DeliveryStatus } from "../../src/domain/webhooks/delivery.js";
+import type { DeliveryRef, DeliveryStatus } from "../../src/domain/webhooks/delivery.js";
 
 /** Shapes shared by the webhook workflows and their activities; workflows import types only. */
-export interface DeliveryRef {
-  tenantId: string;
-  deliveryId: string;
-}
 
 export interface WebhookDispatchInput {
   batchSize: number;

@@ -6,13 +6,13 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp, Value } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Message } from "@bufbuild/protobuf";
+import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file customfields/v1/types.proto.
  */
 export const file_customfields_v1_types: GenFile = /*@__PURE__*/
-  fileDesc("ChtjdXN0b21maWVsZHMvdjEvdHlwZXMucHJvdG8SD2N1c3RvbWZpZWxkcy52MSKNAgoPRmllbGRWYWxpZGF0aW9uEhAKA21pbhgBIAEoAUgAiAEBEhAKA21heBgCIAEoAUgBiAEBEhcKCm1pbl9sZW5ndGgYAyABKAVIAogBARIXCgptYXhfbGVuZ3RoGAQgASgFSAOIAQESFAoHcGF0dGVybhgFIAEoCUgEiAEBEgwKBGVudW0YBiADKAkSFQoIbWluX2RhdGUYByABKAlIBYgBARIVCghtYXhfZGF0ZRgIIAEoCUgGiAEBQgYKBF9taW5CBgoEX21heEINCgtfbWluX2xlbmd0aEINCgtfbWF4X2xlbmd0aEIKCghfcGF0dGVybkILCglfbWluX2RhdGVCCwoJX21heF9kYXRlIiwKDFNlbGVjdE9wdGlvbhINCgVsYWJlbBgBIAEoCRINCgV2YWx1ZRgCIAEoCSKqAQoIVWlDb25maWcSGAoLcGxhY2Vob2xkZXIYASABKAlIAIgBARITCgZoaWRkZW4YAiABKAhIAYgBARIWCglyZWFkX29ubHkYAyABKAhIAogBARIuCgdvcHRpb25zGAQgAygLMh0uY3VzdG9tZmllbGRzLnYxLlNlbGVjdE9wdGlvbkIOCgxfcGxhY2Vob2xkZXJCCQoHX2hpZGRlbkIMCgpfcmVhZF9vbmx5IlMKCUNvbmRpdGlvbhINCgVmaWVsZBgBIAEoCRIQCghvcGVyYXRvchgCIAEoCRIlCgV2YWx1ZRgDIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSJSCg5Db25kaXRpb25Hcm91cBIQCghvcGVyYXRvchgBIAEoCRIuCgpjb25kaXRpb25zGAIgAygLMhouY3VzdG9tZmllbGRzLnYxLkNvbmRpdGlvbiKWAQoLUnVsZU91dGNvbWUSFQoIcmVxdWlyZWQYASABKAhIAIgBARItCg1kZWZhdWx0X3ZhbHVlGAIgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEjQKCnZhbGlkYXRpb24YAyABKAsyIC5jdXN0b21maWVsZHMudjEuRmllbGRWYWxpZGF0aW9uQgsKCV9yZXF1aXJlZCLJAQoEUnVsZRIMCgRuYW1lGAEgASgJEhAKCHByaW9yaXR5GAIgASgBEi0KBHdoZW4YAyABKAsyHy5jdXN0b21maWVsZHMudjEuQ29uZGl0aW9uR3JvdXASOAoMdGhlbl9vdXRjb21lGAQgASgLMhwuY3VzdG9tZmllbGRzLnYxLlJ1bGVPdXRjb21lUgR0aGVuEjgKDGVsc2Vfb3V0Y29tZRgFIAEoCzIcLmN1c3RvbWZpZWxkcy52MS5SdWxlT3V0Y29tZVIEZWxzZSLbBQoPRmllbGREZWZpbml0aW9uEgoKAmlkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRITCgtlbnRpdHlfdHlwZRgDIAEoCRIRCglmaWVsZF9rZXkYBCABKAkSEwoLZmllbGRfbGFiZWwYBSABKAkSGAoLZGVzY3JpcHRpb24YBiABKAlIAIgBARISCgpmaWVsZF90eXBlGAcgASgJEhMKC2lzX3JlcXVpcmVkGAggASgIEhUKDWRpc3BsYXlfb3JkZXIYCSABKAUSGAoQZGVmYXVsdF9zdHJhdGVneRgKIAEoCRIaCg1kZWZhdWx0X3ZhbHVlGAsgASgJSAGIAQESHQoQY29tcHV0ZWRfZm9ybXVsYRgMIAEoCUgCiAEBEiwKDWRlZmF1bHRfcnVsZXMYDSADKAsyFS5jdXN0b21maWVsZHMudjEuUnVsZRI0Cgp2YWxpZGF0aW9uGA4gASgLMiAuY3VzdG9tZmllbGRzLnYxLkZpZWxkVmFsaWRhdGlvbhIvChB2YWxpZGF0aW9uX3J1bGVzGA8gAygLMhUuY3VzdG9tZmllbGRzLnYxLlJ1bGUSLAoJdWlfY29uZmlnGBAgASgLMhkuY3VzdG9tZmllbGRzLnYxLlVpQ29uZmlnEhEKCWlzX2FjdGl2ZRgRIAEoCBIPCgd2ZXJzaW9uGBIgASgFEi4KCmNyZWF0ZWRfYXQYEyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYFCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmRlbGV0ZWRfYXQYFSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB2luZGV4ZWQYFiABKAhCDgoMX2Rlc2NyaXB0aW9uQhAKDl9kZWZhdWx0X3ZhbHVlQhMKEV9jb21wdXRlZF9mb3JtdWxhIm8KDEZpbHRlckNsYXVzZRIRCglmaWVsZF9rZXkYASABKAkSEgoKZmllbGRfdHlwZRgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRImCgZ2YWx1ZXMYBCADKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUiPgoMUGFyc2VkRmlsdGVyEi4KB2NsYXVzZXMYASADKAsyHS5jdXN0b21maWVsZHMudjEuRmlsdGVyQ2xhdXNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChtjdXN0b21maWVsZHMvdjEvdHlwZXMucHJvdG8SD2N1c3RvbWZpZWxkcy52MSKNAgoPRmllbGRWYWxpZGF0aW9uEhAKA21pbhgBIAEoAUgAiAEBEhAKA21heBgCIAEoAUgBiAEBEhcKCm1pbl9sZW5ndGgYAyABKAVIAogBARIXCgptYXhfbGVuZ3RoGAQgASgFSAOIAQESFAoHcGF0dGVybhgFIAEoCUgEiAEBEgwKBGVudW0YBiADKAkSFQoIbWluX2RhdGUYByABKAlIBYgBARIVCghtYXhfZGF0ZRgIIAEoCUgGiAEBQgYKBF9taW5CBgoEX21heEINCgtfbWluX2xlbmd0aEINCgtfbWF4X2xlbmd0aEIKCghfcGF0dGVybkILCglfbWluX2RhdGVCCwoJX21heF9kYXRlIiwKDFNlbGVjdE9wdGlvbhINCgVsYWJlbBgBIAEoCRINCgV2YWx1ZRgCIAEoCSKqAQoIVWlDb25maWcSGAoLcGxhY2Vob2xkZXIYASABKAlIAIgBARITCgZoaWRkZW4YAiABKAhIAYgBARIWCglyZWFkX29ubHkYAyABKAhIAogBARIuCgdvcHRpb25zGAQgAygLMh0uY3VzdG9tZmllbGRzLnYxLlNlbGVjdE9wdGlvbkIOCgxfcGxhY2Vob2xkZXJCCQoHX2hpZGRlbkIMCgpfcmVhZF9vbmx5IlMKCUNvbmRpdGlvbhINCgVmaWVsZBgBIAEoCRIQCghvcGVyYXRvchgCIAEoCRIlCgV2YWx1ZRgDIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSJSCg5Db25kaXRpb25Hcm91cBIQCghvcGVyYXRvchgBIAEoCRIuCgpjb25kaXRpb25zGAIgAygLMhouY3VzdG9tZmllbGRzLnYxLkNvbmRpdGlvbiKWAQoLUnVsZU91dGNvbWUSFQoIcmVxdWlyZWQYASABKAhIAIgBARItCg1kZWZhdWx0X3ZhbHVlGAIgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEjQKCnZhbGlkYXRpb24YAyABKAsyIC5jdXN0b21maWVsZHMudjEuRmllbGRWYWxpZGF0aW9uQgsKCV9yZXF1aXJlZCLJAQoEUnVsZRIMCgRuYW1lGAEgASgJEhAKCHByaW9yaXR5GAIgASgBEi0KBHdoZW4YAyABKAsyHy5jdXN0b21maWVsZHMudjEuQ29uZGl0aW9uR3JvdXASOAoMdGhlbl9vdXRjb21lGAQgASgLMhwuY3VzdG9tZmllbGRzLnYxLlJ1bGVPdXRjb21lUgR0aGVuEjgKDGVsc2Vfb3V0Y29tZRgFIAEoCzIcLmN1c3RvbWZpZWxkcy52MS5SdWxlT3V0Y29tZVIEZWxzZSLbBQoPRmllbGREZWZpbml0aW9uEgoKAmlkGAEgASgJEhEKCXRlbmFudF9pZBgCIAEoCRITCgtlbnRpdHlfdHlwZRgDIAEoCRIRCglmaWVsZF9rZXkYBCABKAkSEwoLZmllbGRfbGFiZWwYBSABKAkSGAoLZGVzY3JpcHRpb24YBiABKAlIAIgBARISCgpmaWVsZF90eXBlGAcgASgJEhMKC2lzX3JlcXVpcmVkGAggASgIEhUKDWRpc3BsYXlfb3JkZXIYCSABKAUSGAoQZGVmYXVsdF9zdHJhdGVneRgKIAEoCRIaCg1kZWZhdWx0X3ZhbHVlGAsgASgJSAGIAQESHQoQY29tcHV0ZWRfZm9ybXVsYRgMIAEoCUgCiAEBEiwKDWRlZmF1bHRfcnVsZXMYDSADKAsyFS5jdXN0b21maWVsZHMudjEuUnVsZRI0Cgp2YWxpZGF0aW9uGA4gASgLMiAuY3VzdG9tZmllbGRzLnYxLkZpZWxkVmFsaWRhdGlvbhIvChB2YWxpZGF0aW9uX3J1bGVzGA8gAygLMhUuY3VzdG9tZmllbGRzLnYxLlJ1bGUSLAoJdWlfY29uZmlnGBAgASgLMhkuY3VzdG9tZmllbGRzLnYxLlVpQ29uZmlnEhEKCWlzX2FjdGl2ZRgRIAEoCBIPCgd2ZXJzaW9uGBIgASgFEi4KCmNyZWF0ZWRfYXQYEyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYFCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmRlbGV0ZWRfYXQYFSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB2luZGV4ZWQYFiABKAhCDgoMX2Rlc2NyaXB0aW9uQhAKDl9kZWZhdWx0X3ZhbHVlQhMKEV9jb21wdXRlZF9mb3JtdWxhIm8KDEZpbHRlckNsYXVzZRIRCglmaWVsZF9rZXkYASABKAkSEgoKZmllbGRfdHlwZRgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRImCgZ2YWx1ZXMYBCADKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUiPgoMUGFyc2VkRmlsdGVyEi4KB2NsYXVzZXMYASADKAsyHS5jdXN0b21maWVsZHMudjEuRmlsdGVyQ2xhdXNlIvkBChlGaWVsZERlZmluaXRpb25BdWRpdEVudHJ5EgoKAmlkGAEgASgJEhUKDWRlZmluaXRpb25faWQYAiABKAkSDgoGYWN0aW9uGAMgASgJEhAKCGFjdG9yX2lkGAQgASgJEhIKCnJlcXVlc3RfaWQYBSABKAkSEwoLb2xkX3ZlcnNpb24YBiABKAUSEwoLbmV3X3ZlcnNpb24YByABKAUSKAoHY2hhbmdlcxgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLwoLb2NjdXJyZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * Static constraints on a value; every key optional.
@@ -437,4 +437,68 @@ export type ParsedFilter = Message<"customfields.v1.ParsedFilter"> & {
  */
 export const ParsedFilterSchema: GenMessage<ParsedFilter> = /*@__PURE__*/
   messageDesc(file_customfields_v1_types, 9);
+
+/**
+ * One change of a definition: CREATED, UPDATED or DELETED.
+ *
+ * @generated from message customfields.v1.FieldDefinitionAuditEntry
+ */
+export type FieldDefinitionAuditEntry = Message<"customfields.v1.FieldDefinitionAuditEntry"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string definition_id = 2;
+   */
+  definitionId: string;
+
+  /**
+   * @generated from field: string action = 3;
+   */
+  action: string;
+
+  /**
+   * @generated from field: string actor_id = 4;
+   */
+  actorId: string;
+
+  /**
+   * @generated from field: string request_id = 5;
+   */
+  requestId: string;
+
+  /**
+   * 0 when there is none (CREATED has no old version).
+   *
+   * @generated from field: int32 old_version = 6;
+   */
+  oldVersion: number;
+
+  /**
+   * @generated from field: int32 new_version = 7;
+   */
+  newVersion: number;
+
+  /**
+   * What changed: CREATED holds the new definition as {"new": {...}}; UPDATED and DELETED hold
+   * each changed field as {"old": ..., "new": ...}.
+   *
+   * @generated from field: google.protobuf.Struct changes = 8;
+   */
+  changes?: JsonObject | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 9;
+   */
+  occurredAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message customfields.v1.FieldDefinitionAuditEntry.
+ * Use `create(FieldDefinitionAuditEntrySchema)` to create a new message.
+ */
+export const FieldDefinitionAuditEntrySchema: GenMessage<FieldDefinitionAuditEntry> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_types, 10);
 

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file filestorage/v1/types.proto.
  */
 export const file_filestorage_v1_types: GenFile = /*@__PURE__*/
-  fileDesc("ChpmaWxlc3RvcmFnZS92MS90eXBlcy5wcm90bxIOZmlsZXN0b3JhZ2UudjEiSgoJU2NhbkNoZWNrEgwKBG5hbWUYASABKAkSDgoGcGFzc2VkGAIgASgIEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIowBCgpTY2FuUmVzdWx0Eg4KBnBhc3NlZBgBIAEoCBIpCgZjaGVja3MYAiADKAsyGS5maWxlc3RvcmFnZS52MS5TY2FuQ2hlY2sSLwoLZmluaXNoZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCmJ5dGVzX3JlYWQYBCABKAMiXQoJTGVnYWxIb2xkEg4KBnJlYXNvbhgBIAEoCRIRCglwbGFjZWRfYnkYAiABKAkSLQoJcGxhY2VkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKrBQoMU3RvcmVkT2JqZWN0EgoKAmlkGAEgASgJEhMKC3N0b3JhZ2Vfa2V5GAIgASgJEiwKBnN0YXR1cxgDIAEoDjIcLmZpbGVzdG9yYWdlLnYxLk9iamVjdFN0YXR1cxIxCgxvYmplY3RfY2xhc3MYBCABKA4yGy5maWxlc3RvcmFnZS52MS5PYmplY3RDbGFzcxIZChFvd25lcl9lbnRpdHlfdHlwZRgFIAEoCRIXCg9vd25lcl9lbnRpdHlfaWQYBiABKAkSGQoRb3JpZ2luYWxfZmlsZW5hbWUYByABKAkSFAoMY29udGVudF90eXBlGAggASgJEhEKCWZpbGVfc2l6ZRgJIAEoAxISCgppc19jdXJyZW50GAogASgIEhUKDWlzX2xlZ2FsX2hvbGQYCyABKAgSLQoKbGVnYWxfaG9sZBgMIAEoCzIZLmZpbGVzdG9yYWdlLnYxLkxlZ2FsSG9sZBI5ChByZXRlbnRpb25fcG9saWN5GA0gASgOMh8uZmlsZXN0b3JhZ2UudjEuUmV0ZW50aW9uUG9saWN5EjgKFHJldGVudGlvbl9leHBpcmVzX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtzY2FuX3Jlc3VsdBgPIAEoCzIaLmZpbGVzdG9yYWdlLnYxLlNjYW5SZXN1bHQSEAoIY2hlY2tzdW0YECABKAkSLgoKY3JlYXRlZF9hdBgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBsb2FkZWRfYXQYEyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIukBCgpBdWRpdEVudHJ5EgoKAmlkGAEgASgJEhEKCW9iamVjdF9pZBgCIAEoCRIrCgZhY3Rpb24YAyABKA4yGy5maWxlc3RvcmFnZS52MS5BdWRpdEFjdGlvbhIQCghhY3Rvcl9pZBgEIAEoCRISCgpyZXF1ZXN0X2lkGAUgASgJEg4KBnJlc3VsdBgGIAEoCRIvCgtvY2N1cnJlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoHZGV0YWlscxgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QqjgIKC09iamVjdENsYXNzEhwKGE9CSkVDVF9DTEFTU19VTlNQRUNJRklFRBAAEhYKElVTRVJfUFJPRklMRV9QSE9UTxABEhAKDENPTVBBTllfTE9HTxACEhYKEkNVU1RPTUVSX1NJR05BVFVSRRADEhkKFUtZQ19JREVOVElUWV9ET0NVTUVOVBAEEhsKF0tZQ19TVVBQT1JUSU5HX0RPQ1VNRU5UEAUSEQoNTE9BTl9ET0NVTUVOVBAGEg8KC0lNUE9SVF9GSUxFEAcSDQoJU1RBVEVNRU5UEAgSCgoGUkVQT1JUEAkSFAoQR0VORVJBTF9ET0NVTUVOVBAKEhIKDkNVU1RPTUVSX1BIT1RPEAsqaAoMT2JqZWN0U3RhdHVzEh0KGU9CSkVDVF9TVEFUVVNfVU5TUEVDSUZJRUQQABISCg5QRU5ESU5HX1VQTE9BRBABEgwKCFNDQU5OSU5HEAISCQoFUkVBRFkQAxIMCghSRUpFQ1RFRBAEKsIBCg9SZXRlbnRpb25Qb2xpY3kSIAocUkVURU5USU9OX1BPTElDWV9VTlNQRUNJRklFRBAAEg0KCVBFUk1BTkVOVBABEhYKEkNPTVBMSUFOQ0VfQVJDSElWRRACEhIKDlNVUEVSU0VERURfMzBEEAMSEwoPVEVNUF9VUExPQURfMjRIEAQSFAoQRkFJTEVEX1VQTE9BRF83RBAFEhcKE0lNUE9SVF9BUlRJRkFDVF85MEQQBhIOCgpMRUdBTF9IT0xEEAcqtwIKC0F1ZGl0QWN0aW9uEhwKGEFVRElUX0FDVElPTl9VTlNQRUNJRklFRBAAEhQKEFVQTE9BRF9JTklUSUFURUQQARIUChBVUExPQURfQ09NUExFVEVEEAISEQoNVVBMT0FEX0ZBSUxFRBADEg8KC1NDQU5fUEFTU0VEEAQSDwoLU0NBTl9GQUlMRUQQBRIXChNET1dOTE9BRF9VUkxfSVNTVUVEEAYSEgoOT0JKRUNUX0RFTEVURUQQBxISCg5PQkpFQ1RfRVhQSVJFRBAIEg8KC0hPTERfUExBQ0VEEAkSEQoNSE9MRF9SRUxFQVNFRBAKEhgKFFVQTE9BRF9VUkxfUkVGUkVTSEVEEAsSEwoPT0JKRUNUX1JFU1RPUkVEEAwSFQoRT0JKRUNUX1NVUEVSU0VERUQQDWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChpmaWxlc3RvcmFnZS92MS90eXBlcy5wcm90bxIOZmlsZXN0b3JhZ2UudjEiSgoJU2NhbkNoZWNrEgwKBG5hbWUYASABKAkSDgoGcGFzc2VkGAIgASgIEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIowBCgpTY2FuUmVzdWx0Eg4KBnBhc3NlZBgBIAEoCBIpCgZjaGVja3MYAiADKAsyGS5maWxlc3RvcmFnZS52MS5TY2FuQ2hlY2sSLwoLZmluaXNoZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCmJ5dGVzX3JlYWQYBCABKAMiXQoJTGVnYWxIb2xkEg4KBnJlYXNvbhgBIAEoCRIRCglwbGFjZWRfYnkYAiABKAkSLQoJcGxhY2VkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKrBQoMU3RvcmVkT2JqZWN0EgoKAmlkGAEgASgJEhMKC3N0b3JhZ2Vfa2V5GAIgASgJEiwKBnN0YXR1cxgDIAEoDjIcLmZpbGVzdG9yYWdlLnYxLk9iamVjdFN0YXR1cxIxCgxvYmplY3RfY2xhc3MYBCABKA4yGy5maWxlc3RvcmFnZS52MS5PYmplY3RDbGFzcxIZChFvd25lcl9lbnRpdHlfdHlwZRgFIAEoCRIXCg9vd25lcl9lbnRpdHlfaWQYBiABKAkSGQoRb3JpZ2luYWxfZmlsZW5hbWUYByABKAkSFAoMY29udGVudF90eXBlGAggASgJEhEKCWZpbGVfc2l6ZRgJIAEoAxISCgppc19jdXJyZW50GAogASgIEhUKDWlzX2xlZ2FsX2hvbGQYCyABKAgSLQoKbGVnYWxfaG9sZBgMIAEoCzIZLmZpbGVzdG9yYWdlLnYxLkxlZ2FsSG9sZBI5ChByZXRlbnRpb25fcG9saWN5GA0gASgOMh8uZmlsZXN0b3JhZ2UudjEuUmV0ZW50aW9uUG9saWN5EjgKFHJldGVudGlvbl9leHBpcmVzX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtzY2FuX3Jlc3VsdBgPIAEoCzIaLmZpbGVzdG9yYWdlLnYxLlNjYW5SZXN1bHQSEAoIY2hlY2tzdW0YECABKAkSLgoKY3JlYXRlZF9hdBgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBsb2FkZWRfYXQYEyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wItoCCgpBdWRpdEVudHJ5EgoKAmlkGAEgASgJEhEKCW9iamVjdF9pZBgCIAEoCRIrCgZhY3Rpb24YAyABKA4yGy5maWxlc3RvcmFnZS52MS5BdWRpdEFjdGlvbhIQCghhY3Rvcl9pZBgEIAEoCRISCgpyZXF1ZXN0X2lkGAUgASgJEg4KBnJlc3VsdBgGIAEoCRIvCgtvY2N1cnJlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoHZGV0YWlscxgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFgoOY29ycmVsYXRpb25faWQYCSABKAkSMQoMb2JqZWN0X2NsYXNzGAogASgOMhsuZmlsZXN0b3JhZ2UudjEuT2JqZWN0Q2xhc3MSEgoKb3duZXJfdHlwZRgLIAEoCRIQCghvd25lcl9pZBgMIAEoCSLlAgoNVXBsb2FkU2Vzc2lvbhIKCgJpZBgBIAEoCRIUCgxpbml0aWF0ZWRfYnkYAiABKAkSNgoScHJlc2lnbl9leHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdChVleHBlY3RlZF9jb250ZW50X3R5cGUYBCABKAkSGgoSZXhwZWN0ZWRfZmlsZV9zaXplGAUgASgDEhMKC2NvbnRlbnRfbWQ1GAYgASgJEhYKDmNvbnRlbnRfc2hhMjU2GAcgASgJEjAKD3BvbGljeV9zbmFwc2hvdBgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMAoMY29tcGxldGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCqOAgoLT2JqZWN0Q2xhc3MSHAoYT0JKRUNUX0NMQVNTX1VOU1BFQ0lGSUVEEAASFgoSVVNFUl9QUk9GSUxFX1BIT1RPEAESEAoMQ09NUEFOWV9MT0dPEAISFgoSQ1VTVE9NRVJfU0lHTkFUVVJFEAMSGQoVS1lDX0lERU5USVRZX0RPQ1VNRU5UEAQSGwoXS1lDX1NVUFBPUlRJTkdfRE9DVU1FTlQQBRIRCg1MT0FOX0RPQ1VNRU5UEAYSDwoLSU1QT1JUX0ZJTEUQBxINCglTVEFURU1FTlQQCBIKCgZSRVBPUlQQCRIUChBHRU5FUkFMX0RPQ1VNRU5UEAoSEgoOQ1VTVE9NRVJfUEhPVE8QCypoCgxPYmplY3RTdGF0dXMSHQoZT0JKRUNUX1NUQVRVU19VTlNQRUNJRklFRBAAEhIKDlBFTkRJTkdfVVBMT0FEEAESDAoIU0NBTk5JTkcQAhIJCgVSRUFEWRADEgwKCFJFSkVDVEVEEAQqwgEKD1JldGVudGlvblBvbGljeRIgChxSRVRFTlRJT05fUE9MSUNZX1VOU1BFQ0lGSUVEEAASDQoJUEVSTUFORU5UEAESFgoSQ09NUExJQU5DRV9BUkNISVZFEAISEgoOU1VQRVJTRURFRF8zMEQQAxITCg9URU1QX1VQTE9BRF8yNEgQBBIUChBGQUlMRURfVVBMT0FEXzdEEAUSFwoTSU1QT1JUX0FSVElGQUNUXzkwRBAGEg4KCkxFR0FMX0hPTEQQByq3AgoLQXVkaXRBY3Rpb24SHAoYQVVESVRfQUNUSU9OX1VOU1BFQ0lGSUVEEAASFAoQVVBMT0FEX0lOSVRJQVRFRBABEhQKEFVQTE9BRF9DT01QTEVURUQQAhIRCg1VUExPQURfRkFJTEVEEAMSDwoLU0NBTl9QQVNTRUQQBBIPCgtTQ0FOX0ZBSUxFRBAFEhcKE0RPV05MT0FEX1VSTF9JU1NVRUQQBhISCg5PQkpFQ1RfREVMRVRFRBAHEhIKDk9CSkVDVF9FWFBJUkVEEAgSDwoLSE9MRF9QTEFDRUQQCRIRCg1IT0xEX1JFTEVBU0VEEAoSGAoUVVBMT0FEX1VSTF9SRUZSRVNIRUQQCxITCg9PQkpFQ1RfUkVTVE9SRUQQDBIVChFPQkpFQ1RfU1VQRVJTRURFRBANYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * One validation check of the scan and its outcome.
@@ -266,9 +266,37 @@ export type AuditEntry = Message<"filestorage.v1.AuditEntry"> & {
   occurredAt?: Timestamp | undefined;
 
   /**
+   * Action-specific facts; a FAILURE entry names its stable `reason` here.
+   *
    * @generated from field: google.protobuf.Struct details = 8;
    */
   details?: JsonObject | undefined;
+
+  /**
+   * Ties together the entries one cause produced: the request id of the call that started the
+   * step (a scan's SCAN_PASSED carries the id of the complete that led to it), or
+   * `workflow:<workflow id>/<run id>` for timer-driven steps such as expiry.
+   *
+   * @generated from field: string correlation_id = 9;
+   */
+  correlationId: string;
+
+  /**
+   * The object's class and owner, kept on the entry so they outlive the object.
+   *
+   * @generated from field: filestorage.v1.ObjectClass object_class = 10;
+   */
+  objectClass: ObjectClass;
+
+  /**
+   * @generated from field: string owner_type = 11;
+   */
+  ownerType: string;
+
+  /**
+   * @generated from field: string owner_id = 12;
+   */
+  ownerId: string;
 };
 
 /**
@@ -277,6 +305,73 @@ export type AuditEntry = Message<"filestorage.v1.AuditEntry"> & {
  */
 export const AuditEntrySchema: GenMessage<AuditEntry> = /*@__PURE__*/
   messageDesc(file_filestorage_v1_types, 4);
+
+/**
+ * One upload session of an object (initiate, then one per refreshed upload URL). Sessions
+ * outlive the object as part of its audit record.
+ *
+ * @generated from message filestorage.v1.UploadSession
+ */
+export type UploadSession = Message<"filestorage.v1.UploadSession"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string initiated_by = 2;
+   */
+  initiatedBy: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp presign_expires_at = 3;
+   */
+  presignExpiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string expected_content_type = 4;
+   */
+  expectedContentType: string;
+
+  /**
+   * @generated from field: int64 expected_file_size = 5;
+   */
+  expectedFileSize: bigint;
+
+  /**
+   * @generated from field: string content_md5 = 6;
+   */
+  contentMd5: string;
+
+  /**
+   * @generated from field: string content_sha256 = 7;
+   */
+  contentSha256: string;
+
+  /**
+   * The class rules in force when the session began.
+   *
+   * @generated from field: google.protobuf.Struct policy_snapshot = 8;
+   */
+  policySnapshot?: JsonObject | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp completed_at = 9;
+   */
+  completedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 10;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message filestorage.v1.UploadSession.
+ * Use `create(UploadSessionSchema)` to create a new message.
+ */
+export const UploadSessionSchema: GenMessage<UploadSession> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_types, 5);
 
 /**
  * @generated from enum filestorage.v1.ObjectClass

@@ -1,4 +1,4 @@
-import type { KeyValueStore } from "./key-value.js";
+import type { KeyValueStore } from "../../app/customfields/port.js";
 
 interface Entry {
   value: string;

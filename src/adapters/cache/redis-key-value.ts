@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { AppError } from "../../domain/errors.js";
-import type { KeyValueStore } from "./key-value.js";
+import type { KeyValueStore } from "../../app/customfields/port.js";
 
 export interface RedisOptions {
   /** Per command; a cache that hangs would stall every request that reads definitions. */

@@ -1,7 +1,7 @@
 /**
  * What an entity module needs to list its rows by custom fields: the parsed filter (from the
  * ParseFilters call) compiled into the module's own query, so the whole list is one PostgreSQL
- * statement over the JSONB column; and typed expression indexes for fields marked `indexed`.
+ * statement over the JSONB column (typed expression indexes serve it: custom-field-indexes.ts).
  *
  *   const filter = await customFields.parseFilters(actor, "Customer", query);
  *   const qb = em.createQueryBuilder(CustomerRow, "c").where({ tenantId });
@@ -9,14 +9,10 @@
  *
  * or, with em.find: `em.find(CustomerRow, { tenantId, ...customFieldCondition(filter) })`.
  */
-import { createHash } from "node:crypto";
 import { raw } from "@mikro-orm/core";
-import type { MikroORM, QueryBuilder } from "@mikro-orm/postgresql";
-import type { ExpressionIndexPort } from "../../app/customfields/deps.js";
-import type { FieldDefinition, FieldType } from "../../domain/customfields/definition.js";
+import type { QueryBuilder } from "@mikro-orm/postgresql";
 import type { ParsedFilter } from "../../domain/customfields/filters.js";
-import { compileFilterSql, expressionIndexDdl } from "./custom-field-filter-sql.js";
-import { translateDbError } from "./translate-db-error.js";
+import { compileFilterSql } from "./custom-field-filter-sql.js";
 
 /** Adds the filter to `qb` (qualified with the builder's alias); an empty filter adds nothing. */
 export function applyCustomFieldFilter<T extends object>(
@@ -34,69 +30,4 @@ export function customFieldCondition(filter: ParsedFilter, column = "custom_fiel
   if (filter.clauses.length === 0) return {};
   const { sql, params } = compileFilterSql(filter, column);
   return { [raw(sql, params)]: [] };
-}
-
-/** Entity types whose table this service owns, with their custom fields column. */
-export interface EntityTable {
-  table: string;
-  column: string;
-}
-
-export const ENTITY_TABLES: Readonly<Record<string, EntityTable>> = {
-  Customer: { table: "customers", column: "custom_fields" },
-};
-
-/** Types with a typed range expression; booleans and JSON are served by the GIN containment index. */
-const EXPRESSION_KIND: Partial<Record<FieldType, "num" | "txt">> = {
-  NUMBER: "num",
-  COMPUTED: "num",
-  DATE: "txt",
-  STRING: "txt",
-  SELECT: "txt",
-};
-
-/** `customers_cf_num_amount`; long keys are cut and made unique by a hash (PostgreSQL: 63 bytes). */
-export function expressionIndexName(table: string, fieldKey: string, kind: "num" | "txt"): string {
-  const name = `${table}_cf_${kind}_${fieldKey}`;
-  if (name.length <= 63) return name;
-  const hash = createHash("sha256").update(name).digest("hex").slice(0, 8);
-  return `${name.slice(0, 54)}_${hash}`;
-}
-
-/**
- * Builds the index of an `indexed` field on its entity table, shared by every tenant (the
- * expression depends only on the key and type; tenant_id leads the index). CONCURRENTLY, so
- * writes to the table go on while it builds; a build that failed half-way leaves an invalid
- * index, which is dropped and built again.
- */
-export class CustomFieldIndexes implements ExpressionIndexPort {
-  constructor(
-    private readonly orm: MikroORM,
-    private readonly tables: Readonly<Record<string, EntityTable>> = ENTITY_TABLES,
-  ) {}
-
-  async ensureFor(def: Pick<FieldDefinition, "entityType" | "fieldKey" | "fieldType" | "indexed">): Promise<void> {
-    const target = this.tables[def.entityType];
-    const kind = EXPRESSION_KIND[def.fieldType];
-    if (!def.indexed || !target || !kind) return;
-    const name = expressionIndexName(target.table, def.fieldKey, kind);
-    const ddl = expressionIndexDdl(target.table, target.column, def.fieldKey, def.fieldType, name).replace(
-      /^CREATE INDEX /,
-      "CREATE INDEX CONCURRENTLY ",
-    );
-    try {
-      const connection = this.orm.em.fork().getConnection();
-      await connection.execute(ddl);
-      const state = await connection.execute<{ valid: boolean }[]>(
-        "select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = ?",
-        [name],
-      );
-      if (state[0]?.valid === false) {
-        await connection.execute(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
-        await connection.execute(ddl);
-      }
-    } catch (error) {
-      translateDbError(error);
-    }
-  }
 }

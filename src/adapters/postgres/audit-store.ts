@@ -1,6 +1,6 @@
+import { correlationOf } from "../../domain/actor.js";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { v7 as uuidv7 } from "uuid";
-import type { Cursor } from "../../domain/pagination.js";
 import type { AuditRecord } from "../../app/files/port.js";
 import { AuditEntryRow } from "./entities/audit-entry.js";
 
@@ -15,15 +15,9 @@ export async function writeAudit(em: EntityManager, record: AuditRecord): Promis
     action: record.action,
     actorId: record.actor.actorId,
     requestId: record.actor.requestId ?? null,
+    correlationId: correlationOf(record.actor),
     result: record.result ?? "SUCCESS",
     details: record.details ?? null,
     occurredAt: record.at,
   });
-}
-
-export async function listAudit(em: EntityManager, tenantId: string, objectId: string, after: Cursor | undefined, limit: number) {
-  const where = after
-    ? { tenantId, objectId, $or: [{ occurredAt: { $gt: after.createdAt } }, { occurredAt: after.createdAt, id: { $gt: after.id } }] }
-    : { tenantId, objectId };
-  return em.find(AuditEntryRow, where, { orderBy: { occurredAt: "asc", id: "asc" }, limit });
 }

@@ -1,7 +1,7 @@
+import { type Actor, SYSTEM_ACTOR_ID } from "../../domain/actor.js";
 import { v7 as uuidv7 } from "uuid";
 import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
-import type { Actor, ScanResultView } from "../../domain/files/stored-object.js";
-import { SYSTEM_ACTOR_ID } from "../../domain/files/stored-object.js";
+import type { ScanResultView } from "../../domain/files/stored-object.js";
 import { failedChecks } from "./scan-audit.js";
 
 /**

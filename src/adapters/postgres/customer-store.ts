@@ -1,10 +1,11 @@
 import { raw } from "@mikro-orm/core";
 import type { EntityManager, MikroORM, QueryBuilder } from "@mikro-orm/postgresql";
-import type { Customer, CustomerChanges, CustomerListQuery, CustomerStorePort } from "../../app/customers/deps.js";
+import type { Customer, CustomerChanges, CustomerListQuery, CustomerStorePort } from "../../app/customers/port.js";
 import type { Cursor } from "../../domain/pagination.js";
 import { applyCustomFieldFilter } from "./apply-custom-field-filter.js";
 import { CustomerRow } from "./entities/customer.js";
-import { translateDbError } from "./translate-db-error.js";
+import { withDatabase } from "./database-work.js";
+import { keysetAfter, keysetOrderBy } from "./keyset.js";
 
 /**
  * Customers in PostgreSQL: the reference entity with custom fields in a JSONB column. A list is
@@ -14,11 +15,11 @@ export class CustomerStore implements CustomerStorePort {
   constructor(private readonly orm: MikroORM) {}
 
   async insert(customer: Customer): Promise<void> {
-    await this.run((em) => em.insert(CustomerRow, { ...customer }));
+    await withDatabase(this.orm, (em) => em.insert(CustomerRow, { ...customer }));
   }
 
   async find(tenantId: string, id: string): Promise<Customer | undefined> {
-    const row = await this.run((em) => em.findOne(CustomerRow, { tenantId, id }));
+    const row = await withDatabase(this.orm, (em) => em.findOne(CustomerRow, { tenantId, id }));
     return row ? toCustomer(row) : undefined;
   }
 
@@ -28,7 +29,7 @@ export class CustomerStore implements CustomerStorePort {
    * `expectedVersion` the row changes only at that version. Undefined when no row matched.
    */
   async update(tenantId: string, id: string, changes: CustomerChanges, at: Date): Promise<Customer | undefined> {
-    return this.run((em) =>
+    return withDatabase(this.orm, (em) =>
       em.transactional(async (tx) => {
         const where: Record<string, unknown> = { tenantId, id };
         if (changes.expectedVersion !== undefined) where.version = changes.expectedVersion;
@@ -47,17 +48,10 @@ export class CustomerStore implements CustomerStorePort {
   }
 
   async list(tenantId: string, query: CustomerListQuery, after: Cursor | undefined, limit: number): Promise<Customer[]> {
-    const rows = await this.run((em) => listQuery(em, tenantId, query, after, limit).getResultList());
+    const rows = await withDatabase(this.orm, (em) => listQuery(em, tenantId, query, after, limit).getResultList());
     return rows.map(toCustomer);
   }
 
-  private async run<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    try {
-      return await work(this.orm.em.fork());
-    } catch (error) {
-      translateDbError(error);
-    }
-  }
 }
 
 /** The list statement, newest first; exported so its plan can be checked against the indexes. */
@@ -71,10 +65,9 @@ export function listQuery(
   const where: Record<string, unknown> = { tenantId };
   if (query.name !== undefined) where.name = query.name;
   if (query.email !== undefined) where.email = query.email;
-  if (after) where.$or = [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }];
-  const qb = em.createQueryBuilder(CustomerRow, "c").where(where);
+  const qb = em.createQueryBuilder(CustomerRow, "c").where({ ...where, ...keysetAfter("createdAt", "desc", after) });
   applyCustomFieldFilter(qb, query.customFilter);
-  return qb.orderBy({ createdAt: "desc", id: "desc" }).limit(limit);
+  return qb.orderBy(keysetOrderBy("createdAt", "desc")).limit(limit);
 }
 
 function toCustomer(row: CustomerRow): Customer {

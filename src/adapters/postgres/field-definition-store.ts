@@ -1,7 +1,8 @@
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { v7 as uuidv7 } from "uuid";
-import type { DefinitionAudit, DefinitionChanges, FieldDefinitionStorePort } from "../../app/customfields/deps.js";
+import type { DefinitionAudit, DefinitionAuditEntry, DefinitionChanges, FieldDefinitionStorePort } from "../../app/customfields/port.js";
+import type { Cursor } from "../../domain/pagination.js";
 import type {
   DefaultStrategy,
   FieldDefinition,
@@ -13,7 +14,8 @@ import type {
 import { AppError } from "../../domain/errors.js";
 import { FieldDefinitionAuditRow } from "./entities/field-definition-audit.js";
 import { FieldDefinitionRow } from "./entities/field-definition.js";
-import { translateDbError } from "./translate-db-error.js";
+import { inTransaction, withDatabase } from "./database-work.js";
+import { keysetAfter, keysetOrderBy } from "./keyset.js";
 
 const live = (tenantId: string, id: string) => ({ tenantId, id, deletedAt: null });
 
@@ -25,32 +27,30 @@ export class FieldDefinitionStore implements FieldDefinitionStorePort {
   constructor(private readonly orm: MikroORM) {}
 
   async listLive(tenantId: string, entityType: string): Promise<FieldDefinition[]> {
-    const rows = await this.run((em) =>
+    const rows = await withDatabase(this.orm, (em) =>
       em.find(FieldDefinitionRow, { tenantId, entityType, deletedAt: null }, { orderBy: { displayOrder: "asc", fieldKey: "asc" } }),
     );
     return rows.map(toDefinition);
   }
 
   async findLive(tenantId: string, id: string): Promise<FieldDefinition | undefined> {
-    const row = await this.run((em) => em.findOne(FieldDefinitionRow, live(tenantId, id)));
+    const row = await withDatabase(this.orm, (em) => em.findOne(FieldDefinitionRow, live(tenantId, id)));
     return row ? toDefinition(row) : undefined;
   }
 
   async insert(def: FieldDefinition, audit: DefinitionAudit): Promise<void> {
     try {
-      await this.orm.em.fork().transactional(async (em) => {
+      await inTransaction(this.orm, async (em) => {
         await em.insert(FieldDefinitionRow, toRow(def));
         await writeAudit(em, def.tenantId, audit);
       });
     } catch (error) {
       // The partial unique index on live rows decides, so two racing creates cannot both win.
-      if (error instanceof UniqueConstraintViolationException) {
-        throw new AppError("FIELD_KEY_EXISTS", `a field "${def.fieldKey}" already exists for ${def.entityType}`, {
-          cause: error,
-          violations: [{ field: "fieldKey", description: `"${def.fieldKey}" is already defined for ${def.entityType}` }],
-        });
-      }
-      translateDbError(error);
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+      throw new AppError("FIELD_KEY_EXISTS", `a field "${def.fieldKey}" already exists for ${def.entityType}`, {
+        cause: error,
+        violations: [{ field: "fieldKey", description: `"${def.fieldKey}" is already defined for ${def.entityType}` }],
+      });
     }
   }
 
@@ -61,7 +61,7 @@ export class FieldDefinitionStore implements FieldDefinitionStorePort {
     changes: DefinitionChanges,
     audit: DefinitionAudit,
   ): Promise<FieldDefinition | undefined> {
-    return this.run((em) =>
+    return withDatabase(this.orm, (em) =>
       em.transactional(async (tx) => {
         const data: Record<string, unknown> = { version: fromVersion + 1, updatedAt: audit.at };
         for (const [key, value] of Object.entries(changes)) data[key] = value ?? null;
@@ -75,7 +75,7 @@ export class FieldDefinitionStore implements FieldDefinitionStorePort {
   }
 
   async softDelete(tenantId: string, id: string, fromVersion: number, audit: DefinitionAudit): Promise<boolean> {
-    return this.run((em) =>
+    return withDatabase(this.orm, (em) =>
       em.transactional(async (tx) => {
         const changed = await tx.nativeUpdate(
           FieldDefinitionRow,
@@ -89,12 +89,15 @@ export class FieldDefinitionStore implements FieldDefinitionStorePort {
     );
   }
 
-  private async run<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    try {
-      return await work(this.orm.em.fork());
-    } catch (error) {
-      translateDbError(error);
-    }
+  async listAudit(tenantId: string, definitionId: string, after: Cursor | undefined, limit: number): Promise<DefinitionAuditEntry[]> {
+    const rows = await withDatabase(this.orm, (em) =>
+      em.find(
+        FieldDefinitionAuditRow,
+        { tenantId, definitionId, ...keysetAfter("occurredAt", "asc", after) },
+        { orderBy: keysetOrderBy("occurredAt", "asc"), limit },
+      ),
+    );
+    return rows.map((row) => ({ ...row }));
   }
 }
 

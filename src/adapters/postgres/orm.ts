@@ -40,6 +40,11 @@ export async function openDatabase(databaseUrl: string, poolMax?: number): Promi
   return MikroORM.init(ormOptions(databaseUrl, poolMax));
 }
 
+/** Readiness: a round trip to the database, errors as the driver threw them. */
+export async function pingDatabase(orm: MikroORM): Promise<void> {
+  await orm.em.fork().execute("select 1");
+}
+
 /** Any constant: the advisory lock that serializes migrations of replicas starting together. */
 const MIGRATION_LOCK = 0x6d69_6772;
 

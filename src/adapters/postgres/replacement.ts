@@ -1,5 +1,5 @@
+import { SYSTEM_ACTOR_ID } from "../../domain/actor.js";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { SYSTEM_ACTOR_ID } from "../../domain/files/stored-object.js";
 import { writeAudit } from "./audit-store.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
 

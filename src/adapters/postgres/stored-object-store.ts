@@ -1,22 +1,23 @@
+import { type Actor, SYSTEM_ACTOR_ID, correlationOf } from "../../domain/actor.js";
 import { LockMode } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import type { AuditEntryView, AuditRecord, ListFilter, NewStoredObject, Settled, StoredObjects } from "../../app/files/port.js";
+import type { AuditRecord, ListFilter, NewStoredObject, Settled, StoredObjects, UploadSession } from "../../app/files/port.js";
 import { PERMANENT_POLICIES, type ExpiryCandidate } from "../../domain/files/retention.js";
 import type { RetentionPolicyName } from "../../domain/files/object-classes.js";
 import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
 import type { UploadMismatch } from "../../domain/files/upload-verification.js";
-import type { Actor, ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
-import { SYSTEM_ACTOR_ID } from "../../domain/files/stored-object.js";
+import type { ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
 import type { Cursor } from "../../domain/pagination.js";
-import { listAudit, writeAudit } from "./audit-store.js";
+import { writeAudit } from "./audit-store.js";
 import { AuditEntryRow } from "./entities/audit-entry.js";
 import { completeUploadStatement } from "./complete-upload-statement.js";
+import { keysetAfter, keysetOrderBy } from "./keyset.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
-import { UploadSessionRow } from "./entities/upload-session.js";
+import { toUploadSession, toUploadSessionRow, UploadSessionRow } from "./entities/upload-session.js";
 import { makeCurrent } from "./replacement.js";
 import { failedChecks } from "./scan-audit.js";
-import { toObjectRecord, toStoredObjectView } from "./stored-object-mapper.js";
-import { translateDbError } from "./translate-db-error.js";
+import { toObjectRecord, toStoredObjectView } from "./stored-object-from-row.js";
+import { inTransaction, withDatabase } from "./database-work.js";
 
 const live = (tenantId: string, id: string) => ({ tenantId, id, deletedAt: null });
 
@@ -28,23 +29,7 @@ const live = (tenantId: string, id: string) => ({ tenantId, id, deletedAt: null 
 export class StoredObjectStore implements StoredObjects {
   constructor(private readonly orm: MikroORM) {}
 
-  private async tx<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    try {
-      return await this.orm.em.fork().transactional(work);
-    } catch (error) {
-      translateDbError(error);
-    }
-  }
-
-  private async read<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    try {
-      return await work(this.orm.em.fork());
-    } catch (error) {
-      translateDbError(error);
-    }
-  }
-
-  async createInitiated(object: NewStoredObject, session: UploadSessionRow, audit: AuditRecord): Promise<StoredObjectView> {
+  async createInitiated(object: NewStoredObject, session: UploadSession, audit: AuditRecord): Promise<StoredObjectView> {
     const row = Object.assign(new StoredObjectRow(), {
       id: object.id,
       tenantId: object.tenantId,
@@ -64,56 +49,53 @@ export class StoredObjectStore implements StoredObjects {
       createdAt: object.createdAt,
       updatedAt: object.createdAt,
     });
-    return this.tx(async (em) => {
+    return inTransaction(this.orm, async (em) => {
       await em.insert(StoredObjectRow, row);
-      await em.insert(UploadSessionRow, session);
+      await em.insert(UploadSessionRow, toUploadSessionRow(session));
       await writeAudit(em, audit);
       return toStoredObjectView(row);
     });
   }
 
   async findLive(tenantId: string, id: string): Promise<StoredObjectView | undefined> {
-    const row = await this.read((em) => em.findOne(StoredObjectRow, live(tenantId, id)));
+    const row = await withDatabase(this.orm, (em) => em.findOne(StoredObjectRow, live(tenantId, id)));
     return row ? toStoredObjectView(row) : undefined;
   }
 
   async findRecord(tenantId: string, id: string): Promise<ObjectRecord | undefined> {
-    const row = await this.read((em) => em.findOne(StoredObjectRow, { tenantId, id }));
+    const row = await withDatabase(this.orm, (em) => em.findOne(StoredObjectRow, { tenantId, id }));
     return row ? toObjectRecord(row) : undefined;
   }
 
-  async latestSession(tenantId: string, objectId: string): Promise<UploadSessionRow | undefined> {
-    const row = await this.read((em) =>
+  async latestSession(tenantId: string, objectId: string): Promise<UploadSession | undefined> {
+    const row = await withDatabase(this.orm, (em) =>
       em.findOne(UploadSessionRow, { tenantId, objectId }, { orderBy: { createdAt: "desc" } }),
     );
-    return row ?? undefined;
+    return row ? toUploadSession(row) : undefined;
   }
 
   async list(tenantId: string, filter: ListFilter, after: Cursor | undefined, limit: number): Promise<StoredObjectView[]> {
-    const where: Record<string, unknown> = { tenantId, deletedAt: null };
+    const where: Record<string, unknown> = { tenantId, deletedAt: null, ...keysetAfter("createdAt", "desc", after) };
     for (const [key, value] of Object.entries(filter)) if (value !== undefined) where[key] = value;
-    if (after) {
-      where.$or = [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }];
-    }
-    const rows = await this.read((em) =>
-      em.find(StoredObjectRow, where, { orderBy: { createdAt: "desc", id: "desc" }, limit }),
+    const rows = await withDatabase(this.orm, (em) =>
+      em.find(StoredObjectRow, where, { orderBy: keysetOrderBy("createdAt", "desc"), limit }),
     );
     return rows.map(toStoredObjectView);
   }
 
   /** Refresh of the upload URL: a new session row, audited; only while PENDING_UPLOAD. */
-  async addSession(session: UploadSessionRow, audit: AuditRecord): Promise<boolean> {
-    return this.tx(async (em) => {
+  async addSession(session: UploadSession, audit: AuditRecord): Promise<boolean> {
+    return inTransaction(this.orm, async (em) => {
       const pending = await em.count(StoredObjectRow, { ...live(session.tenantId, session.objectId), status: "PENDING_UPLOAD" });
       if (pending === 0) return false;
-      await em.insert(UploadSessionRow, session);
+      await em.insert(UploadSessionRow, toUploadSessionRow(session));
       await writeAudit(em, audit);
       return true;
     });
   }
 
   async markCompleted(actor: Actor, id: string, checksumMd5: string, now: Date): Promise<boolean> {
-    return this.tx(async (em) => this.moveToScanning(em, actor, id, checksumMd5, now));
+    return inTransaction(this.orm, async (em) => this.moveToScanning(em, actor, id, checksumMd5, now));
   }
 
   private async moveToScanning(em: EntityManager, actor: Actor, id: string, checksumMd5: string, now: Date): Promise<boolean> {
@@ -130,18 +112,18 @@ export class StoredObjectStore implements StoredObjects {
 
   async completeAndSettle(actor: Actor, id: string, md5: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled> {
     if (settlement.supersedes) {
-      return this.tx(async (em) => {
+      return inTransaction(this.orm, async (em) => {
         if (!(await this.moveToScanning(em, actor, id, md5, now))) return { changed: false, superseded: [] };
         return this.settle(em, actor, id, result, settlement, now);
       });
     }
     const statement = completeUploadStatement(actor, id, md5, result, settlement, now);
-    const rows = await this.read((em) => em.getConnection().execute<{ changed: number }[]>(statement.sql, statement.params));
+    const rows = await withDatabase(this.orm, (em) => em.getConnection().execute<{ changed: number }[]>(statement.sql, statement.params));
     return { changed: rows[0]?.changed === 1, superseded: [] };
   }
 
   async finishScan(actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled> {
-    return this.tx((em) => this.settle(em, actor, id, result, settlement, now));
+    return inTransaction(this.orm, (em) => this.settle(em, actor, id, result, settlement, now));
   }
 
   /** SCANNING → READY/REJECTED inside the caller's transaction. */
@@ -180,7 +162,7 @@ export class StoredObjectStore implements StoredObjects {
   }
 
   async failUpload(actor: Actor, id: string, reason: UploadMismatch["reason"], details: Record<string, unknown>, now: Date): Promise<boolean> {
-    return this.tx(async (em) => {
+    return inTransaction(this.orm, async (em) => {
       const changed = await em.nativeUpdate(
         StoredObjectRow,
         { ...live(actor.tenantId, id), status: "PENDING_UPLOAD", legalHoldPlacedAt: null },
@@ -193,7 +175,7 @@ export class StoredObjectStore implements StoredObjects {
   }
 
   async softDelete(actor: Actor, id: string, now: Date): Promise<"deleted" | "held" | "missing"> {
-    return this.tx(async (em) => {
+    return inTransaction(this.orm, async (em) => {
       const changed = await em.nativeUpdate(
         StoredObjectRow,
         { ...live(actor.tenantId, id), legalHoldPlacedAt: null },
@@ -209,7 +191,7 @@ export class StoredObjectStore implements StoredObjects {
 
   /** The row is locked, then the caller's rule decides: a hold placed a moment before always wins. */
   async expire(actor: Actor, id: string, now: Date, isDue: (candidate: ExpiryCandidate) => boolean): Promise<boolean> {
-    return this.tx(async (em) => {
+    return inTransaction(this.orm, async (em) => {
       const row = await em.findOne(StoredObjectRow, { tenantId: actor.tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!row) return false;
       const candidate: ExpiryCandidate = {
@@ -231,11 +213,11 @@ export class StoredObjectStore implements StoredObjects {
   }
 
   async markStorageDeleted(tenantId: string, id: string): Promise<void> {
-    await this.read((em) => em.nativeUpdate(StoredObjectRow, { tenantId, id }, { storageDeletePending: false }));
+    await withDatabase(this.orm, (em) => em.nativeUpdate(StoredObjectRow, { tenantId, id }, { storageDeletePending: false }));
   }
 
   async setHold(actor: Actor, id: string, hold: { reason: string } | null, now: Date): Promise<"changed" | "unchanged" | "missing"> {
-    return this.tx(async (em) => {
+    return inTransaction(this.orm, async (em) => {
       const where = hold ? { ...live(actor.tenantId, id), legalHoldPlacedAt: null } : { ...live(actor.tenantId, id), legalHoldPlacedAt: { $ne: null } };
       const data = hold
         ? { legalHoldReason: hold.reason, legalHoldPlacedBy: actor.actorId, legalHoldPlacedAt: now, updatedAt: now }
@@ -256,7 +238,7 @@ export class StoredObjectStore implements StoredObjects {
     settlement: { retentionPolicy: string; retentionExpiresAt: Date | null; supersededExpiresAt: Date },
     now: Date,
   ): Promise<string[]> {
-    return this.tx(async (em) => {
+    return inTransaction(this.orm, async (em) => {
       const row = await em.findOneOrFail(StoredObjectRow, live(actor.tenantId, id));
       const displaced = await makeCurrent(em, row, settlement.supersededExpiresAt, now);
       await em.nativeUpdate(StoredObjectRow, { tenantId: actor.tenantId, id }, {
@@ -269,50 +251,48 @@ export class StoredObjectStore implements StoredObjects {
   }
 
   async audit(record: AuditRecord): Promise<void> {
-    await this.tx((em) => writeAudit(em, record));
+    await inTransaction(this.orm, (em) => writeAudit(em, record));
   }
 
   async auditOnce(record: AuditRecord): Promise<void> {
-    await this.tx(async (em) => {
+    await inTransaction(this.orm, async (em) => {
       const { actor } = record;
-      if (actor.requestId) {
-        const seen = await em.count(AuditEntryRow, { tenantId: actor.tenantId, objectId: record.objectId, action: record.action, requestId: actor.requestId });
+      const correlationId = correlationOf(actor);
+      if (correlationId) {
+        // Two repeats racing each other must not both find nothing and both write.
+        await em.execute("select pg_advisory_xact_lock(hashtextextended(?, 0))", [`audit-once:${actor.tenantId}:${record.objectId}:${record.action}:${correlationId}`]);
+        const seen = await em.count(AuditEntryRow, { tenantId: actor.tenantId, objectId: record.objectId, action: record.action, correlationId, result: record.result ?? "SUCCESS" });
         if (seen > 0) return;
       }
       await writeAudit(em, record);
     });
   }
 
-  async listAudit(tenantId: string, objectId: string, after: Cursor | undefined, limit: number): Promise<AuditEntryView[]> {
-    return this.read((em) => listAudit(em, tenantId, objectId, after, limit));
-  }
-
-  async overdue(now: Date, limit: number, after?: { at: Date; id: string }): Promise<ObjectRecord[]> {
-    const keyset = after ? { $or: [{ retentionExpiresAt: { $gt: after.at } }, { retentionExpiresAt: after.at, id: { $gt: after.id } }] } : {};
-    const rows = await this.read((em) =>
+  async overdue(now: Date, limit: number, after?: Cursor): Promise<ObjectRecord[]> {
+    const rows = await withDatabase(this.orm, (em) =>
       em.find(
         StoredObjectRow,
         {
           deletedAt: null,
           legalHoldPlacedAt: null,
           retentionPolicy: { $nin: [...PERMANENT_POLICIES] },
-          $and: [{ retentionExpiresAt: { $lte: now } }, keyset],
+          $and: [{ retentionExpiresAt: { $lte: now } }, keysetAfter("retentionExpiresAt", "asc", after)],
         },
-        { orderBy: { retentionExpiresAt: "asc", id: "asc" }, limit },
+        { orderBy: keysetOrderBy("retentionExpiresAt", "asc"), limit },
       ),
     );
     return rows.map(toObjectRecord);
   }
 
   async stuckScans(uploadedBefore: Date, limit: number): Promise<ObjectRecord[]> {
-    const rows = await this.read((em) =>
+    const rows = await withDatabase(this.orm, (em) =>
       em.find(StoredObjectRow, { deletedAt: null, status: "SCANNING", uploadedAt: { $lt: uploadedBefore } }, { orderBy: { uploadedAt: "asc" }, limit }),
     );
     return rows.map(toObjectRecord);
   }
 
   async pendingStorageDeletes(limit: number): Promise<ObjectRecord[]> {
-    const rows = await this.read((em) => em.find(StoredObjectRow, { storageDeletePending: true }, { limit }));
+    const rows = await withDatabase(this.orm, (em) => em.find(StoredObjectRow, { storageDeletePending: true }, { limit }));
     return rows.map(toObjectRecord);
   }
 
@@ -323,7 +303,7 @@ export class StoredObjectStore implements StoredObjects {
   async liveStorageKeys(keys: string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
     const tenants = [...new Set(keys.map((k) => k.split("/")[1] ?? ""))].map(decodeURIComponent);
-    const rows = await this.read((em) =>
+    const rows = await withDatabase(this.orm, (em) =>
       em.find(
         StoredObjectRow,
         { tenantId: { $in: tenants }, storageKey: { $in: keys }, $or: [{ deletedAt: null }, { storageDeletePending: true }] },

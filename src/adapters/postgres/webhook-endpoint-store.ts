@@ -1,9 +1,10 @@
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import type { NewWebhookEndpoint, WebhookEndpointChanges, WebhookEndpointStorePort } from "../../app/webhooks/deps.js";
+import type { NewWebhookEndpoint, WebhookEndpointChanges, WebhookEndpointStorePort } from "../../app/webhooks/port.js";
 import type { Cursor } from "../../domain/pagination.js";
 import type { WebhookEndpointView } from "../../domain/webhooks/endpoint.js";
 import { WebhookEndpointRow } from "./entities/webhook-endpoint.js";
-import { translateDbError } from "./translate-db-error.js";
+import { withDatabase } from "./database-work.js";
+import { keysetAfter, keysetOrderBy } from "./keyset.js";
 
 /** A tenant's webhook endpoints; every statement is scoped by tenant. */
 export class WebhookEndpointStore implements WebhookEndpointStorePort {
@@ -11,7 +12,7 @@ export class WebhookEndpointStore implements WebhookEndpointStorePort {
 
   async insert(endpoint: NewWebhookEndpoint): Promise<WebhookEndpointView> {
     const row: WebhookEndpointRow = { ...endpoint, enabled: true, disabledReason: null, updatedAt: endpoint.createdAt };
-    await this.run((em) => em.insert(WebhookEndpointRow, row));
+    await withDatabase(this.orm, (em) => em.insert(WebhookEndpointRow, row));
     return toEndpointView(row);
   }
 
@@ -22,19 +23,17 @@ export class WebhookEndpointStore implements WebhookEndpointStorePort {
 
   /** With the secret: for signing only, never for an API answer. */
   async findRow(tenantId: string, id: string): Promise<WebhookEndpointRow | undefined> {
-    return (await this.run((em) => em.findOne(WebhookEndpointRow, { tenantId, id }))) ?? undefined;
+    return (await withDatabase(this.orm, (em) => em.findOne(WebhookEndpointRow, { tenantId, id }))) ?? undefined;
   }
 
   async list(tenantId: string, after: Cursor | undefined, limit: number): Promise<WebhookEndpointView[]> {
-    const where = after
-      ? { tenantId, $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }] }
-      : { tenantId };
-    const rows = await this.run((em) => em.find(WebhookEndpointRow, where, { orderBy: { createdAt: "desc", id: "desc" }, limit }));
+    const where = { tenantId, ...keysetAfter("createdAt", "desc", after) };
+    const rows = await withDatabase(this.orm, (em) => em.find(WebhookEndpointRow, where, { orderBy: keysetOrderBy("createdAt", "desc"), limit }));
     return rows.map(toEndpointView);
   }
 
   async update(tenantId: string, id: string, changes: WebhookEndpointChanges, at: Date): Promise<WebhookEndpointView | undefined> {
-    return this.run((em) =>
+    return withDatabase(this.orm, (em) =>
       em.transactional(async (tx) => {
         const changed = await tx.nativeUpdate(WebhookEndpointRow, { tenantId, id }, { ...changes, updatedAt: at });
         if (changed === 0) return undefined;
@@ -44,16 +43,9 @@ export class WebhookEndpointStore implements WebhookEndpointStorePort {
   }
 
   async delete(tenantId: string, id: string): Promise<boolean> {
-    return (await this.run((em) => em.nativeDelete(WebhookEndpointRow, { tenantId, id }))) > 0;
+    return (await withDatabase(this.orm, (em) => em.nativeDelete(WebhookEndpointRow, { tenantId, id }))) > 0;
   }
 
-  private async run<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    try {
-      return await work(this.orm.em.fork());
-    } catch (error) {
-      translateDbError(error);
-    }
-  }
 }
 
 export function toEndpointView(row: WebhookEndpointRow): WebhookEndpointView {

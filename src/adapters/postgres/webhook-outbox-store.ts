@@ -1,13 +1,12 @@
 import { raw } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
-import type { AuditEvent, DeliveryStatus } from "../../domain/webhooks/delivery.js";
-import type { DeliveryRef } from "../../../workflows/activities/webhook-types.js";
+import type { AuditEvent, DeliveryRef, DeliveryStatus } from "../../domain/webhooks/delivery.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
 import { WebhookDeliveryRow } from "./entities/webhook-delivery.js";
 import { WebhookEndpointRow } from "./entities/webhook-endpoint.js";
-import { toStoredObjectView } from "./stored-object-mapper.js";
-import { translateDbError } from "./translate-db-error.js";
+import { toStoredObjectView } from "./stored-object-from-row.js";
+import { inTransaction, withDatabase } from "./database-work.js";
 
 /** An undispatched audit entry with its object: as committed, or as it is now, or gone. */
 export interface OutboxEntry extends AuditEvent {
@@ -60,7 +59,7 @@ export class WebhookOutboxStore {
    * and marks the entries dispatched. Answers how many entries it claimed.
    */
   async fanOut(limit: number, at: Date, plan: FanOutPlan): Promise<{ claimed: number; deliveries: number }> {
-    return this.tx(async (em) => {
+    return inTransaction(this.orm, async (em) => {
       const rows = (await em.execute(
         `select id, tenant_id, object_id, action, actor_id, request_id, result, details, occurred_at, object_snapshot
            from audit_entries where webhooks_dispatched_at is null
@@ -82,7 +81,7 @@ export class WebhookOutboxStore {
 
   /** Deliveries whose workflow is not known to have started, the oldest first. */
   async unstarted(limit: number): Promise<DeliveryRef[]> {
-    const rows = await this.run((em) =>
+    const rows = await withDatabase(this.orm, (em) =>
       em.find(WebhookDeliveryRow, { workflowStartedAt: null }, { fields: ["id", "tenantId"], orderBy: { createdAt: "asc" }, limit }),
     );
     return rows.map((r) => ({ tenantId: r.tenantId, deliveryId: r.id }));
@@ -90,15 +89,15 @@ export class WebhookOutboxStore {
 
   async markStarted(ids: string[], at: Date): Promise<void> {
     if (ids.length === 0) return;
-    await this.run((em) => em.nativeUpdate(WebhookDeliveryRow, { id: { $in: ids }, workflowStartedAt: null }, { workflowStartedAt: at }));
+    await withDatabase(this.orm, (em) => em.nativeUpdate(WebhookDeliveryRow, { id: { $in: ids }, workflowStartedAt: null }, { workflowStartedAt: at }));
   }
 
   async findDelivery(tenantId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
-    return (await this.run((em) => em.findOne(WebhookDeliveryRow, { tenantId, id }))) ?? undefined;
+    return (await withDatabase(this.orm, (em) => em.findOne(WebhookDeliveryRow, { tenantId, id }))) ?? undefined;
   }
 
   async findEndpoint(tenantId: string, id: string): Promise<WebhookEndpointRow | undefined> {
-    return (await this.run((em) => em.findOne(WebhookEndpointRow, { tenantId, id }))) ?? undefined;
+    return (await withDatabase(this.orm, (em) => em.findOne(WebhookEndpointRow, { tenantId, id }))) ?? undefined;
   }
 
   /** One attempt that did not succeed; the delivery stays PENDING for the next one. */
@@ -119,7 +118,7 @@ export class WebhookOutboxStore {
 
   /** The endpoint answered 410: it is disabled, and this delivery ends with it. */
   async markEndpointGone(ref: DeliveryRef, endpointId: string, reason: string, at: Date): Promise<void> {
-    await this.tx(async (em) => {
+    await inTransaction(this.orm, async (em) => {
       await em.nativeUpdate(WebhookEndpointRow, { tenantId: ref.tenantId, id: endpointId }, { enabled: false, disabledReason: reason, updatedAt: at });
       await em.nativeUpdate(
         WebhookDeliveryRow,
@@ -138,20 +137,9 @@ export class WebhookOutboxStore {
   }
 
   private async settle(ref: DeliveryRef, data: Record<string, unknown>): Promise<void> {
-    await this.run((em) => em.nativeUpdate(WebhookDeliveryRow, { tenantId: ref.tenantId, id: ref.deliveryId, status: "PENDING" }, data));
+    await withDatabase(this.orm, (em) => em.nativeUpdate(WebhookDeliveryRow, { tenantId: ref.tenantId, id: ref.deliveryId, status: "PENDING" }, data));
   }
 
-  private async tx<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.run((em) => em.transactional(work));
-  }
-
-  private async run<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    try {
-      return await work(this.orm.em.fork());
-    } catch (error) {
-      translateDbError(error);
-    }
-  }
 }
 
 /** Entries with their objects: the commit-time snapshot, else the row as it is now (deleted too). */

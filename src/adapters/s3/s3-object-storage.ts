@@ -62,7 +62,13 @@ export function createS3Client(config: StorageConfig): S3Client {
   });
 }
 
-export function createS3ObjectStorage(client: S3Client, config: StorageConfig): ObjectStorage {
+/** The storage adapter on a client of its own; `close` releases the client's sockets. */
+export function openS3ObjectStorage(config: StorageConfig): { storage: ObjectStorage; close(): Promise<void> } {
+  const client = createS3Client(config);
+  return { storage: createS3ObjectStorage(client, config), close: async () => client.destroy() };
+}
+
+function createS3ObjectStorage(client: S3Client, config: StorageConfig): ObjectStorage {
   const Bucket = config.bucket;
   const storage: ObjectStorage = {
     async presignUpload(binding: UploadBinding, now: Date): Promise<PresignedUpload> {

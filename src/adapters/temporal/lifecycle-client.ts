@@ -11,12 +11,13 @@ import {
   isGrpcServiceError,
 } from "@temporalio/client";
 import { ApplicationFailure } from "@temporalio/common";
+import type { Config } from "../../config.js";
 import { AppError, type ErrorReason } from "../../domain/errors.js";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import { lifecycleWorkflowId } from "../../domain/files/stored-object.js";
+import type { CompleteArgs, LifecycleStart, ObjectLifecycle } from "../../app/files/port.js";
 import {
   completeUpdate,
-  type CompleteArgs,
   LIFECYCLE_WORKFLOW,
   type LifecycleInput,
   type ObjectRef,
@@ -24,22 +25,20 @@ import {
 } from "../../../workflows/definitions.js";
 import { OBJECT_CLASS, OBJECT_STATUS, OWNER_ENTITY_TYPE, TENANT_ID } from "../../../workflows/search-attributes.js";
 
-export interface LifecycleStart {
-  objectClass: string;
-  ownerEntityType: string;
-  pendingDeadline: Date;
-}
-
 /** The API's handle on object workflows. Temporal errors leave as domain errors. */
-export class LifecycleClient {
+export class LifecycleClient implements ObjectLifecycle {
   constructor(
     private readonly client: Client,
     private readonly taskQueue: string,
     private readonly timeouts: LifecycleInput["timeouts"],
   ) {}
 
-  /** `interceptors`: e.g. OpenTelemetry's, which carry the caller's trace into the workflow. */
-  static async connect(address: string, namespace: string, taskQueue: string, timeouts: LifecycleInput["timeouts"], interceptors?: ClientInterceptors) {
+  /**
+   * The client the API and the worker both use, on the configured server and task queue.
+   * `interceptors`: e.g. OpenTelemetry's, which carry the caller's trace into the workflow.
+   */
+  static async connect(config: Pick<Config, "temporal" | "scan">, interceptors?: ClientInterceptors) {
+    const { address, namespace, taskQueue } = config.temporal;
     // Few, quick retries: when Temporal is down a call should answer `unavailable` within
     // seconds, not after the SDK's default of ten attempts.
     const connection = await Connection.connect({
@@ -47,6 +46,7 @@ export class LifecycleClient {
       connectTimeout: "5s",
       interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3, initialIntervalMs: () => 200, maxIntervalMs: () => 1000 }))],
     });
+    const timeouts = { scanSeconds: config.scan.timeoutSeconds, heartbeatSeconds: config.scan.heartbeatTimeoutSeconds };
     return new LifecycleClient(new Client({ connection, namespace, interceptors }), taskQueue, timeouts);
   }
 

@@ -4,11 +4,11 @@ import {
   WEBHOOK_DELIVERY_WORKFLOW,
   WEBHOOK_DISPATCH_WORKFLOW,
   webhookWorkflowId,
-  type DeliveryRef,
   type WebhookDeliveryInput,
   type WebhookDispatchInput,
   type WebhookRetry,
 } from "../../../workflows/activities/webhook-types.js";
+import type { DeliveryRef } from "../../domain/webhooks/delivery.js";
 import { TENANT_ID } from "../../../workflows/search-attributes.js";
 import { ensureIntervalSchedule } from "./ensure-schedule.js";
 

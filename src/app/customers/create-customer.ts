@@ -1,4 +1,6 @@
-import type { Actor, Customer, CustomersDeps } from "./deps.js";
+import type { Actor } from "../../domain/actor.js";
+import type { CustomersDeps } from "./deps.js";
+import type { Customer } from "./port.js";
 import { CUSTOMER_ENTITY_TYPE } from "./deps.js";
 
 export interface CreateCustomerInput {

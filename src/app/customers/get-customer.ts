@@ -1,4 +1,6 @@
-import { findCustomerOrFail, type Actor, type Customer, type CustomersDeps } from "./deps.js";
+import type { Actor } from "../../domain/actor.js";
+import { findCustomerOrFail, type CustomersDeps } from "./deps.js";
+import type { Customer } from "./port.js";
 
 export async function getCustomer(deps: CustomersDeps, actor: Actor, id: string): Promise<Customer> {
   return findCustomerOrFail(deps, actor, id);

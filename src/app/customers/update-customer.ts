@@ -1,5 +1,7 @@
+import type { Actor } from "../../domain/actor.js";
 import { AppError } from "../../domain/errors.js";
-import { CUSTOMER_ENTITY_TYPE, findCustomerOrFail, type Actor, type Customer, type CustomersDeps } from "./deps.js";
+import { CUSTOMER_ENTITY_TYPE, findCustomerOrFail, type CustomersDeps } from "./deps.js";
+import type { Customer } from "./port.js";
 
 export interface UpdateCustomerInput {
   id: string;

@@ -1,7 +1,8 @@
+import type { Actor } from "../../domain/actor.js";
 import { checkDefinition, definitionError } from "../../domain/customfields/definition-rules.js";
 import type { FieldDefinition } from "../../domain/customfields/definition.js";
 import { type DefinitionFields, ensureIndex, mergeViolations, parseChanges } from "./definition-input.js";
-import { withInvalidation, type Actor, type CustomFieldsDeps } from "./deps.js";
+import { withInvalidation, type CustomFieldsDeps } from "./deps.js";
 
 export interface CreateDefinitionInput extends DefinitionFields {
   entityType: string;

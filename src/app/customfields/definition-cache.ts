@@ -16,7 +16,7 @@
  * Hits and misses are counted per tenant in the store itself, so every API replica adds to the
  * same numbers.
  */
-import type { KeyValueStore } from "../../adapters/cache/key-value.js";
+import type { KeyValueStore } from "./port.js";
 import type { FieldDefinition } from "../../domain/customfields/definition.js";
 
 export interface DefinitionCacheStats {

@@ -5,7 +5,8 @@
 import { parseDefaultStrategy, parseFieldType } from "../../domain/customfields/casing.js";
 import type { DefinitionViolation } from "../../domain/customfields/definition-rules.js";
 import type { FieldDefinition, FieldValidation, Rule, UiConfig } from "../../domain/customfields/definition.js";
-import type { CustomFieldsDeps, DefinitionChanges } from "./deps.js";
+import type { CustomFieldsDeps } from "./deps.js";
+import type { DefinitionChanges } from "./port.js";
 
 /** The writable fields as a caller sends them; `fieldType`/`defaultStrategy` kebab or UPPER_SNAKE. */
 export interface DefinitionFields {

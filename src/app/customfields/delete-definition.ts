@@ -1,4 +1,5 @@
-import { findDefinitionOrFail, retryOnConcurrentChange, withInvalidation, type Actor, type CustomFieldsDeps } from "./deps.js";
+import type { Actor } from "../../domain/actor.js";
+import { findDefinitionOrFail, retryOnConcurrentChange, withInvalidation, type CustomFieldsDeps } from "./deps.js";
 
 /**
  * Soft delete: deletedAt set, isActive false, version + 1, audited. Stored values stay on the

@@ -1,70 +1,9 @@
+import type { Actor } from "../../domain/actor.js";
 import { AppError } from "../../domain/errors.js";
 import type { FieldDefinition } from "../../domain/customfields/definition.js";
-import type { Actor } from "../../domain/files/stored-object.js";
 import type { DefinitionCache } from "./definition-cache.js";
+import type { ExpressionIndexPort, FieldDefinitionStorePort } from "./port.js";
 
-export type { Actor };
-
-export type DefinitionAction = "CREATED" | "UPDATED" | "DELETED";
-
-/** One audit row: who changed which definition, when, between which versions, and what. */
-export interface DefinitionAudit {
-  definitionId: string;
-  action: DefinitionAction;
-  actor: Actor;
-  oldVersion: number | null;
-  newVersion: number;
-  /** Per changed field `{old, new}`; a create records the whole definition under `new`. */
-  changes: Record<string, unknown>;
-  at: Date;
-}
-
-/** The fields an update may write (identity, version and timestamps are the store's). */
-export type DefinitionChanges = Partial<
-  Pick<
-    FieldDefinition,
-    | "fieldLabel"
-    | "description"
-    | "fieldType"
-    | "isRequired"
-    | "displayOrder"
-    | "defaultStrategy"
-    | "defaultValue"
-    | "computedFormula"
-    | "defaultRules"
-    | "validation"
-    | "validationRules"
-    | "uiConfig"
-    | "isActive"
-    | "indexed"
-  >
->;
-
-export interface FieldDefinitionStorePort {
-  /** Definitions not soft-deleted (active and inactive), by display order then key. */
-  listLive(tenantId: string, entityType: string): Promise<FieldDefinition[]>;
-  findLive(tenantId: string, id: string): Promise<FieldDefinition | undefined>;
-  /** Inserts with its audit row; a live definition with the same key is FIELD_KEY_EXISTS. */
-  insert(def: FieldDefinition, audit: DefinitionAudit): Promise<void>;
-  /**
-   * Writes `changes`, version `fromVersion + 1`, only while the stored version is `fromVersion`;
-   * undefined when it is not (or the definition is gone).
-   */
-  update(
-    tenantId: string,
-    id: string,
-    fromVersion: number,
-    changes: DefinitionChanges,
-    audit: DefinitionAudit,
-  ): Promise<FieldDefinition | undefined>;
-  /** Soft delete under the same version condition; whether it happened. */
-  softDelete(tenantId: string, id: string, fromVersion: number, audit: DefinitionAudit): Promise<boolean>;
-}
-
-/** Typed expression indexes of the entity tables, for definitions marked `indexed`. */
-export interface ExpressionIndexPort {
-  ensureFor(def: Pick<FieldDefinition, "entityType" | "fieldKey" | "fieldType" | "indexed">): Promise<void>;
-}
 
 /** What the custom field use cases need; wired in src/main. */
 export interface CustomFieldsDeps {

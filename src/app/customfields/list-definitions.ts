@@ -1,5 +1,6 @@
+import type { Actor } from "../../domain/actor.js";
 import { isActiveDefinition, type FieldDefinition } from "../../domain/customfields/definition.js";
-import { cachedDefinitions, type Actor, type CustomFieldsDeps } from "./deps.js";
+import { cachedDefinitions, type CustomFieldsDeps } from "./deps.js";
 
 /** The active definitions of an entity type, by display order (then key), through the cache. */
 export async function listDefinitions(deps: CustomFieldsDeps, actor: Actor, entityType: string): Promise<FieldDefinition[]> {

@@ -1,5 +1,6 @@
+import type { Actor } from "../../domain/actor.js";
 import { parseFilters, type ParsedFilter } from "../../domain/customfields/filters.js";
-import { cachedDefinitions, type Actor, type CustomFieldsDeps } from "./deps.js";
+import { cachedDefinitions, type CustomFieldsDeps } from "./deps.js";
 
 export interface FilterQueryInput {
   entityType: string;

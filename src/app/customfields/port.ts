@@ -1,29 +1,101 @@
-import type { RuleContext } from "../../domain/customfields/conditions.js";
-import type { ParsedFilter } from "../../domain/customfields/filters.js";
-import type { Actor } from "../../domain/files/stored-object.js";
-import type { CustomFieldsDeps } from "./deps.js";
-import { parseFilterQuery } from "./parse-filters.js";
-import { resolveValues } from "./resolve-values.js";
-import { validateValues } from "./validate-values.js";
-
 /**
- * The three integration calls of the custom fields service, as an entity module uses them. A
- * module in this process takes inProcessCustomFields(); one in another process would implement
- * the same interface with the generated client. Either way the same use cases answer.
+ * What the custom field use cases need from outside, in domain terms: the definition store, the
+ * expression indexes and the key-value store under the definition cache (all in src/adapters).
  */
-export interface CustomFieldsPort {
-  /** Defaults, the caller's values merged over them, validation of every field. */
-  resolveForCreate(actor: Actor, entityType: string, values: unknown, context: RuleContext): Promise<Record<string, unknown>>;
-  /** Validation (and coercion) of the supplied values only. */
-  validateForUpdate(actor: Actor, entityType: string, values: unknown, context: RuleContext): Promise<Record<string, unknown>>;
-  /** `fieldKey__op=value` parameters as a typed filter; unknown keys or operators are refused. */
-  parseFilters(actor: Actor, entityType: string, query: Readonly<Record<string, string>>): Promise<ParsedFilter>;
+import type { Actor } from "../../domain/actor.js";
+import type { FieldDefinition } from "../../domain/customfields/definition.js";
+import type { Cursor } from "../../domain/pagination.js";
+
+export type DefinitionAction = "CREATED" | "UPDATED" | "DELETED";
+
+/** An audit row as it was stored. */
+export interface DefinitionAuditEntry {
+  id: string;
+  definitionId: string;
+  action: string;
+  actorId: string;
+  requestId?: string | null;
+  oldVersion?: number | null;
+  newVersion?: number | null;
+  changes: Record<string, unknown>;
+  occurredAt: Date;
 }
 
-export function inProcessCustomFields(deps: CustomFieldsDeps): CustomFieldsPort {
-  return {
-    resolveForCreate: (actor, entityType, customFields, context) => resolveValues(deps, actor, { entityType, customFields, context }),
-    validateForUpdate: (actor, entityType, customFields, context) => validateValues(deps, actor, { entityType, customFields, context }),
-    parseFilters: (actor, entityType, query) => parseFilterQuery(deps, actor, { entityType, query }),
-  };
+/** One audit row: who changed which definition, when, between which versions, and what. */
+export interface DefinitionAudit {
+  definitionId: string;
+  action: DefinitionAction;
+  actor: Actor;
+  oldVersion: number | null;
+  newVersion: number;
+  /** Per changed field `{old, new}`; a create records the whole definition under `new`. */
+  changes: Record<string, unknown>;
+  at: Date;
+}
+
+/** The fields an update may write (identity, version and timestamps are the store's). */
+export type DefinitionChanges = Partial<
+  Pick<
+    FieldDefinition,
+    | "fieldLabel"
+    | "description"
+    | "fieldType"
+    | "isRequired"
+    | "displayOrder"
+    | "defaultStrategy"
+    | "defaultValue"
+    | "computedFormula"
+    | "defaultRules"
+    | "validation"
+    | "validationRules"
+    | "uiConfig"
+    | "isActive"
+    | "indexed"
+  >
+>;
+
+export interface FieldDefinitionStorePort {
+  /** Definitions not soft-deleted (active and inactive), by display order then key. */
+  listLive(tenantId: string, entityType: string): Promise<FieldDefinition[]>;
+  findLive(tenantId: string, id: string): Promise<FieldDefinition | undefined>;
+  /** Inserts with its audit row; a live definition with the same key is FIELD_KEY_EXISTS. */
+  insert(def: FieldDefinition, audit: DefinitionAudit): Promise<void>;
+  /**
+   * Writes `changes`, version `fromVersion + 1`, only while the stored version is `fromVersion`;
+   * undefined when it is not (or the definition is gone).
+   */
+  update(
+    tenantId: string,
+    id: string,
+    fromVersion: number,
+    changes: DefinitionChanges,
+    audit: DefinitionAudit,
+  ): Promise<FieldDefinition | undefined>;
+  /** Soft delete under the same version condition; whether it happened. */
+  softDelete(tenantId: string, id: string, fromVersion: number, audit: DefinitionAudit): Promise<boolean>;
+  /** The definition's audit rows past `after`, oldest first; deleted definitions included. */
+  listAudit(tenantId: string, definitionId: string, after: Cursor | undefined, limit: number): Promise<DefinitionAuditEntry[]>;
+}
+
+/** Typed expression indexes of the entity tables, for definitions marked `indexed`. */
+export interface ExpressionIndexPort {
+  ensureFor(def: Pick<FieldDefinition, "entityType" | "fieldKey" | "fieldType" | "indexed">): Promise<void>;
+}
+
+/**
+ * The small key-value port the definition cache needs: Redis in production, a Map in one process.
+ * Values are strings; a key set without a TTL stays until deleted.
+ */
+export interface KeyValueStore {
+  get(key: string): Promise<string | undefined>;
+  /** Many keys in one round trip; absent keys answer undefined, in order. */
+  getMany(keys: readonly string[]): Promise<(string | undefined)[]>;
+  set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  del(...keys: string[]): Promise<void>;
+  /** Adds one and answers the new value; an absent key counts from 0. */
+  incr(key: string): Promise<number>;
+  /** Every key that starts with `prefix` (a literal prefix, not a pattern). */
+  keysWithPrefix(prefix: string): Promise<string[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
+import type { Actor } from "../../domain/actor.js";
 import { resolveForCreate } from "../../domain/customfields/values.js";
-import { cachedDefinitions, type Actor, type CustomFieldsDeps } from "./deps.js";
+import { cachedDefinitions, type CustomFieldsDeps } from "./deps.js";
 import { ruleContext } from "./rule-context.js";
 
 export interface ValuesInput {

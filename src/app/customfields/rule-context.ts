@@ -1,6 +1,6 @@
+import type { Actor } from "../../domain/actor.js";
 import type { RuleContext } from "../../domain/customfields/conditions.js";
 import { isForbiddenKey } from "../../domain/customfields/safe-keys.js";
-import type { Actor } from "../../domain/files/stored-object.js";
 
 /**
  * The context rules and formulas see: the caller's keys (entity, organization, customer, ...),

@@ -1,3 +1,4 @@
+import type { Actor } from "../../domain/actor.js";
 import { AppError } from "../../domain/errors.js";
 import { checkDefinition, checkImmutable, definitionError } from "../../domain/customfields/definition-rules.js";
 import type { FieldDefinition } from "../../domain/customfields/definition.js";
@@ -6,7 +7,6 @@ import {
   findDefinitionOrFail,
   retryOnConcurrentChange,
   withInvalidation,
-  type Actor,
   type CustomFieldsDeps,
 } from "./deps.js";
 

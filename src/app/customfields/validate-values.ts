@@ -1,5 +1,6 @@
+import type { Actor } from "../../domain/actor.js";
 import { validateForUpdate } from "../../domain/customfields/values.js";
-import { cachedDefinitions, type Actor, type CustomFieldsDeps } from "./deps.js";
+import { cachedDefinitions, type CustomFieldsDeps } from "./deps.js";
 import type { ValuesInput } from "./resolve-values.js";
 import { ruleContext } from "./rule-context.js";
 

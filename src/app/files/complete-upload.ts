@@ -1,4 +1,5 @@
-import type { Actor, StoredObjectView } from "../../domain/files/stored-object.js";
+import type { Actor } from "../../domain/actor.js";
+import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import { findOrFail, type FileStorageDeps } from "./deps.js";
 
 export interface CompleteInput {

@@ -1,15 +1,17 @@
+import type { Actor } from "../../domain/actor.js";
 import type { RetentionConfig, StorageConfig } from "../../config.js";
-import type { LifecycleClient } from "../../adapters/temporal/lifecycle-client.js";
-import type { StoredObjects } from "./port.js";
+import type { AuditTrail } from "../audit/port.js";
+import type { ObjectLifecycle, StoredObjects } from "./port.js";
 import { AppError } from "../../domain/errors.js";
 import type { ObjectStorage } from "../../domain/files/object-storage.js";
-import type { Actor, StoredObjectView } from "../../domain/files/stored-object.js";
+import type { StoredObjectView } from "../../domain/files/stored-object.js";
 
 /** What the file storage use cases need; wired in src/main. */
 export interface FileStorageDeps {
   store: StoredObjects;
+  trail: AuditTrail;
   storage: ObjectStorage;
-  lifecycle: Pick<LifecycleClient, "start" | "withdraw" | "complete" | "retentionChanged">;
+  lifecycle: ObjectLifecycle;
   storageConfig: StorageConfig;
   retention: RetentionConfig;
   completeWaitTimeoutSeconds: number;

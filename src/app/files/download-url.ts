@@ -1,5 +1,5 @@
+import type { Actor } from "../../domain/actor.js";
 import { AppError } from "../../domain/errors.js";
-import type { Actor } from "../../domain/files/stored-object.js";
 import { findOrFail, type FileStorageDeps } from "./deps.js";
 
 export interface DownloadUrl {

@@ -1,9 +1,11 @@
+import type { Actor } from "../../domain/actor.js";
 import type { PresignedUpload } from "../../domain/files/object-storage.js";
 import { retentionDeadline } from "../../domain/files/retention.js";
 import { storageKeyFor } from "../../domain/files/storage-key.js";
-import type { Actor, StoredObjectView } from "../../domain/files/stored-object.js";
+import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import { lifecycleWorkflowId } from "../../domain/files/stored-object.js";
-import { checkUploadDeclaration, normalizeContentType, type UploadDeclaration } from "../../domain/files/upload-request.js";
+import { normalizeContentType } from "../../domain/files/checks/content-types.js";
+import { checkUploadDeclaration, type UploadDeclaration } from "../../domain/files/upload-request.js";
 import type { FileStorageDeps } from "./deps.js";
 import type { NewStoredObject } from "./port.js";
 import { newUploadSession } from "./upload-session.js";

@@ -1,5 +1,6 @@
+import type { Actor } from "../../domain/actor.js";
 import { AppError } from "../../domain/errors.js";
-import type { Actor, StoredObjectView } from "../../domain/files/stored-object.js";
+import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import { findOrFail, type FileStorageDeps } from "./deps.js";
 
 /**

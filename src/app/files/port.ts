@@ -1,9 +1,10 @@
-import type { UploadSessionRow } from "../../adapters/postgres/entities/upload-session.js";
+import type { Actor } from "../../domain/actor.js";
 import type { Cursor } from "../../domain/pagination.js";
 import type { ExpiryCandidate } from "../../domain/files/retention.js";
 import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
 import type { UploadMismatch } from "../../domain/files/upload-verification.js";
-import type { Actor, AuditActionName, ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
+import type { AuditActionName, ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
+import type { ObjectRef } from "./lifecycle/lifecycle-ports.js";
 
 export interface ListFilter {
   ownerEntityType?: string;
@@ -20,6 +21,21 @@ export interface AuditRecord {
   result?: "SUCCESS" | "FAILURE";
   details?: Record<string, unknown>;
   at: Date;
+}
+
+/** What a signed upload URL allowed: kept as an audit record of the object, outliving it. */
+export interface UploadSession {
+  id: string;
+  tenantId: string;
+  objectId: string;
+  initiatedBy: string;
+  presignExpiresAt: Date;
+  expectedContentType: string;
+  expectedFileSize: number;
+  contentMd5: string | null;
+  contentSha256: string | null;
+  policySnapshot: Record<string, unknown>;
+  createdAt: Date;
 }
 
 /** A new object as initiate declares it (PENDING_UPLOAD until complete). */
@@ -54,11 +70,11 @@ export interface StoredObjects {
   findLive(tenantId: string, id: string): Promise<StoredObjectView | undefined>;
   /** Soft-deleted rows too: the lifecycle must see why its object is gone. */
   findRecord(tenantId: string, id: string): Promise<ObjectRecord | undefined>;
-  latestSession(tenantId: string, objectId: string): Promise<UploadSessionRow | undefined>;
+  latestSession(tenantId: string, objectId: string): Promise<UploadSession | undefined>;
   list(tenantId: string, filter: ListFilter, after: Cursor | undefined, limit: number): Promise<StoredObjectView[]>;
 
-  createInitiated(object: NewStoredObject, session: UploadSessionRow, audit: AuditRecord): Promise<StoredObjectView>;
-  addSession(session: UploadSessionRow, audit: AuditRecord): Promise<boolean>;
+  createInitiated(object: NewStoredObject, session: UploadSession, audit: AuditRecord): Promise<StoredObjectView>;
+  addSession(session: UploadSession, audit: AuditRecord): Promise<boolean>;
   /** PENDING_UPLOAD → SCANNING. */
   markCompleted(actor: Actor, id: string, md5: string, now: Date): Promise<boolean>;
   /** PENDING_UPLOAD → READY/REJECTED in one step: complete with an inline scan. */
@@ -75,25 +91,39 @@ export interface StoredObjects {
   restore(actor: Actor, id: string, settlement: { retentionPolicy: string; retentionExpiresAt: Date | null; supersededExpiresAt: Date }, now: Date): Promise<string[]>;
   markStorageDeleted(tenantId: string, id: string): Promise<void>;
   audit(record: AuditRecord): Promise<void>;
-  /** Writes the entry unless one with the same object, action and request id exists (a retried call). */
+  /** Writes the entry unless one with the same object, action, result and correlation id exists (a retried call or activity). */
   auditOnce(record: AuditRecord): Promise<void>;
-  listAudit(tenantId: string, objectId: string, after: Cursor | undefined, limit: number): Promise<AuditEntryView[]>;
 
   /** Sweep, across tenants: live rows whose deadline passed (a pre-filter; `expire` decides). */
-  overdue(now: Date, limit: number, after?: { at: Date; id: string }): Promise<ObjectRecord[]>;
+  overdue(now: Date, limit: number, after?: Cursor): Promise<ObjectRecord[]>;
   /** Sweep: objects SCANNING since before `uploadedBefore` (their scan should have ended). */
   stuckScans(uploadedBefore: Date, limit: number): Promise<ObjectRecord[]>;
   pendingStorageDeletes(limit: number): Promise<ObjectRecord[]>;
   liveStorageKeys(keys: string[]): Promise<Set<string>>;
 }
 
-export interface AuditEntryView {
-  id: string;
-  objectId: string;
-  action: string;
+export interface LifecycleStart {
+  objectClass: string;
+  ownerEntityType: string;
+  pendingDeadline: Date;
+}
+
+export interface CompleteArgs {
+  checksum?: string;
   actorId: string;
-  requestId?: string | null;
-  result: string;
-  details?: Record<string, unknown> | null;
-  occurredAt: Date;
+  requestId?: string;
+  /** Answer once the scan ended (READY or REJECTED), waiting at most this long. 0: at once. */
+  waitSeconds: number;
+}
+
+/** The object's workflow, as the use cases drive it (Temporal in src/adapters/temporal). */
+export interface ObjectLifecycle {
+  /** Starts the object's workflow at initiate. */
+  start(ref: ObjectRef, start: LifecycleStart): Promise<void>;
+  /** Ends the workflow of an object whose rows were never stored. */
+  withdraw(ref: ObjectRef, reason: string): Promise<void>;
+  /** Verifies the upload; with `waitSeconds`, answers once the scan ended. */
+  complete(ref: ObjectRef, args: CompleteArgs): Promise<StoredObjectView>;
+  /** The object's persisted state changed outside its workflow: it re-reads it. */
+  retentionChanged(ref: ObjectRef): Promise<void>;
 }

@@ -1,6 +1,6 @@
+import type { Actor } from "../../domain/actor.js";
 import { AppError } from "../../domain/errors.js";
 import type { PresignedUpload } from "../../domain/files/object-storage.js";
-import type { Actor } from "../../domain/files/stored-object.js";
 import { findOrFail, type FileStorageDeps } from "./deps.js";
 import { newUploadSession } from "./upload-session.js";
 

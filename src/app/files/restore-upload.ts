@@ -1,8 +1,11 @@
+import type { Actor } from "../../domain/actor.js";
 import { AppError } from "../../domain/errors.js";
 import { classRules } from "../../domain/files/object-classes.js";
 import { retentionDeadline } from "../../domain/files/retention.js";
-import type { Actor, StoredObjectView } from "../../domain/files/stored-object.js";
+import type { StoredObjectView } from "../../domain/files/stored-object.js";
+import { supersededDeadline } from "../../domain/files/supersession.js";
 import { findOrFail, type FileStorageDeps } from "./deps.js";
+import { announceRetentionChanges } from "./lifecycle/announce-retention-changes.js";
 
 /** Undo of a replacement: a superseded photo or logo becomes current again while it exists. */
 export async function restoreUpload(deps: FileStorageDeps, actor: Actor, objectId: string): Promise<StoredObjectView> {
@@ -15,8 +18,8 @@ export async function restoreUpload(deps: FileStorageDeps, actor: Actor, objectI
   const displaced = await deps.store.restore(actor, object.id, {
     retentionPolicy: rules.retention,
     retentionExpiresAt: retentionDeadline(rules.retention, now, deps.retention) ?? null,
-    supersededExpiresAt: retentionDeadline("SUPERSEDED_30D", now, deps.retention)!,
+    supersededExpiresAt: supersededDeadline(now, deps.retention),
   }, now);
-  for (const id of [object.id, ...displaced]) await deps.lifecycle.retentionChanged({ tenantId: actor.tenantId, objectId: id });
+  await announceRetentionChanges(deps.lifecycle, actor.tenantId, [object.id, ...displaced]);
   return findOrFail(deps, actor, objectId);
 }

@@ -1,5 +1,5 @@
-import { UploadSessionRow } from "../../adapters/postgres/entities/upload-session.js";
 import type { PresignedUpload } from "../../domain/files/object-storage.js";
+import type { UploadSession } from "./port.js";
 
 export interface SessionSpec {
   id: string;
@@ -16,18 +16,18 @@ export interface SessionSpec {
 }
 
 /** One upload session: what a signed URL allowed, kept as an audit record of the object. */
-export function newUploadSession(spec: SessionSpec): UploadSessionRow {
-  return Object.assign(new UploadSessionRow(), {
+export function newUploadSession(spec: SessionSpec): UploadSession {
+  return {
     id: spec.id,
     tenantId: spec.tenantId,
     objectId: spec.objectId,
     initiatedBy: spec.initiatedBy,
     presignExpiresAt: spec.upload.expiresAt,
     expectedContentType: spec.contentType,
-    expectedFileSize: String(spec.fileSize),
+    expectedFileSize: spec.fileSize,
     contentMd5: spec.contentMd5 || null,
     contentSha256: spec.contentSha256 || null,
     policySnapshot: spec.policySnapshot,
     createdAt: spec.createdAt,
-  });
+  };
 }

@@ -1,5 +1,6 @@
+import type { Actor } from "../../domain/actor.js";
 import { checkEventTypes, type WebhookEndpointView } from "../../domain/webhooks/endpoint.js";
-import type { Actor, WebhooksDeps } from "./deps.js";
+import type { WebhooksDeps } from "./deps.js";
 
 export interface CreateEndpointInput {
   url: string;

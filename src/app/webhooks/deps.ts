@@ -1,34 +1,6 @@
 import { AppError } from "../../domain/errors.js";
-import type { Actor } from "../../domain/files/stored-object.js";
-import type { Cursor } from "../../domain/pagination.js";
-import type { WebhookEndpointView } from "../../domain/webhooks/endpoint.js";
+import type { WebhookEndpointStorePort } from "./port.js";
 
-export type { Actor };
-
-export interface NewWebhookEndpoint {
-  id: string;
-  tenantId: string;
-  url: string;
-  eventTypes: string[];
-  secret: string;
-  createdAt: Date;
-}
-
-/** Only what a caller changes; `disabledReason` goes with `enabled`. */
-export interface WebhookEndpointChanges {
-  url?: string;
-  eventTypes?: string[];
-  enabled?: boolean;
-  disabledReason?: string | null;
-}
-
-export interface WebhookEndpointStorePort {
-  insert(endpoint: NewWebhookEndpoint): Promise<WebhookEndpointView>;
-  find(tenantId: string, id: string): Promise<WebhookEndpointView | undefined>;
-  list(tenantId: string, after: Cursor | undefined, limit: number): Promise<WebhookEndpointView[]>;
-  update(tenantId: string, id: string, changes: WebhookEndpointChanges, at: Date): Promise<WebhookEndpointView | undefined>;
-  delete(tenantId: string, id: string): Promise<boolean>;
-}
 
 export interface WebhooksDeps {
   store: WebhookEndpointStorePort;

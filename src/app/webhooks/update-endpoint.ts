@@ -1,5 +1,7 @@
+import type { Actor } from "../../domain/actor.js";
 import { checkEventTypes, type WebhookEndpointView } from "../../domain/webhooks/endpoint.js";
-import { endpointNotFound, type Actor, type WebhookEndpointChanges, type WebhooksDeps } from "./deps.js";
+import { endpointNotFound, type WebhooksDeps } from "./deps.js";
+import type { WebhookEndpointChanges } from "./port.js";
 
 export interface UpdateEndpointInput {
   id: string;

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { ObjectClass } from "../../../gen/filestorage/v1/types_pb.js";
-import { guessContentType } from "../content-types.js";
+import { guessContentType } from "../guess-content-type.js";
 import { UsageError } from "../context.js";
 import { isFinal } from "../format.js";
 import { ProgressBar } from "../progress.js";

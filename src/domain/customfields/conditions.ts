@@ -25,8 +25,6 @@ export const CONDITION_OPERATORS = [
 ] as const;
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 
-export const GROUP_OPERATORS = ["AND", "OR"] as const;
-
 /** Operators whose `value` must be a list. */
 export const LIST_OPERATORS: ReadonlySet<string> = new Set(["in", "notIn"]);
 

@@ -6,7 +6,7 @@ import { checkFormula } from "./formula-check.js";
 import type { Expr } from "./formula-ast.js";
 import { evaluateExpr, type FormulaScope, type FormulaValue } from "./formula-eval.js";
 
-export { checkFormula, MAX_FORMULA_DEPTH, MAX_FORMULA_LENGTH } from "./formula-check.js";
+export { checkFormula, MAX_FORMULA_LENGTH } from "./formula-check.js";
 export type { FormulaScope, FormulaValue } from "./formula-eval.js";
 
 export interface CompiledFormula {

@@ -53,7 +53,7 @@ export interface EffectiveField {
 /**
  * The field's settings in this context. validationRules may override `required` and
  * `validation`; defaultRules (for a RULE_BASED strategy) may override the default. Each override
- * is key by key: a key the outcome does not name keeps its static value (DECISIONS.md).
+ * is key by key: a key the outcome does not name keeps its static value (docs/decisions.md).
  */
 export function effectiveField(def: FieldDefinition, context: RuleContext): EffectiveField {
   const validationMatch = evaluateRules(def.validationRules ?? [], context);

@@ -54,7 +54,7 @@ function rules(
   return { name, allowedContentTypes, maxSizeBytes: maxMb * MB, retention, replaceable };
 }
 
-/** The class table of the specification, with DECISIONS.md's CUSTOMER_PHOTO and STATEMENT. */
+/** The class table of the specification, with docs/decisions.md's CUSTOMER_PHOTO and STATEMENT. */
 export const objectClasses: Readonly<Record<ObjectClassName, ObjectClassRules>> = {
   USER_PROFILE_PHOTO: rules("USER_PROFILE_PHOTO", IMAGES, 5, "PERMANENT", true),
   COMPANY_LOGO: rules("COMPANY_LOGO", [...IMAGES, SVG], 5, "PERMANENT", true),

@@ -1,6 +1,7 @@
 import { classRules, type RetentionPolicyName } from "./object-classes.js";
 import { retentionDeadline, type RetentionDurations } from "./retention.js";
 import type { ObjectStatusName } from "./stored-object.js";
+import { supersededDeadline } from "./supersession.js";
 
 export interface ScanSettlement {
   status: Extract<ObjectStatusName, "READY" | "REJECTED">;
@@ -22,6 +23,6 @@ export function settleScan(objectClass: string, passed: boolean, now: Date, dura
     retentionPolicy,
     retentionExpiresAt: retentionDeadline(retentionPolicy, now, durations) ?? null,
     supersedes,
-    supersededExpiresAt: supersedes ? retentionDeadline("SUPERSEDED_30D", now, durations) : undefined,
+    supersededExpiresAt: supersedes ? supersededDeadline(now, durations) : undefined,
   };
 }

@@ -64,15 +64,6 @@ export interface ObjectRecord extends StoredObjectView {
   storageDeletePending: boolean;
 }
 
-/** Who does something, for the audit trail. */
-export interface Actor {
-  tenantId: string;
-  actorId: string;
-  requestId?: string;
-}
-
-export const SYSTEM_ACTOR_ID = "system";
-
 /** Workflow id of an object's lifecycle: derived, so any process can find it. */
 export function lifecycleWorkflowId(tenantId: string, objectId: string): string {
   // UUIDs compare case-insensitively in PostgreSQL; the workflow id must too, or an upper-case

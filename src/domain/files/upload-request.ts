@@ -1,4 +1,5 @@
 import { AppError } from "../errors.js";
+import { normalizeContentType } from "./checks/content-types.js";
 import { classRules, type ObjectClassRules } from "./object-classes.js";
 
 export interface UploadDeclaration {
@@ -15,11 +16,6 @@ const OWNER_ID = /^[A-Za-z0-9_-]{1,128}$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const MAX_FILENAME_BYTES = 255;
-
-/** Lowercased, parameters dropped: `Image/PNG; charset=x` is `image/png`. */
-export function normalizeContentType(contentType: string): string {
-  return contentType.split(";")[0].trim().toLowerCase();
-}
 
 function checkOwner(declaration: UploadDeclaration): void {
   // Owner fields become storage key segments: nothing a client sends may add a path segment.

@@ -1,3 +1,9 @@
+/** One delivery of one event to one endpoint. */
+export interface DeliveryRef {
+  tenantId: string;
+  deliveryId: string;
+}
+
 /** Where a delivery stands; PENDING until it succeeded, was given up, or its endpoint went away. */
 export type DeliveryStatus = "PENDING" | "DELIVERED" | "FAILED" | "ENDPOINT_DISABLED";
 

@@ -88,8 +88,3 @@ export function classifyAddress(address: string): AddressKind {
   const v6 = parseIpv6(text);
   return v6 ? classifyIpv6(v6) : "invalid";
 }
-
-/** True for an IPv4 or IPv6 literal (brackets allowed), which needs no DNS resolution. */
-export function isIpLiteral(host: string): boolean {
-  return classifyAddress(host) !== "invalid";
-}

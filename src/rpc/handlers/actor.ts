@@ -1,5 +1,5 @@
+import type { Actor } from "../../domain/actor.js";
 import type { HandlerContext } from "@connectrpc/connect";
-import type { Actor } from "../../domain/files/stored-object.js";
 import { principalKey, requestIdKey, requirePrincipal } from "../principal.js";
 
 /** The caller as the use cases see it: tenant and actor from the token, the request id. */

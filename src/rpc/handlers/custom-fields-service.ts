@@ -3,6 +3,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { CustomFieldsService } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
 import { cacheStats } from "../../app/customfields/cache-stats.js";
 import { createDefinition } from "../../app/customfields/create-definition.js";
+import { definitionAudit } from "../../app/customfields/definition-audit.js";
 import { deleteDefinition } from "../../app/customfields/delete-definition.js";
 import type { CustomFieldsDeps } from "../../app/customfields/deps.js";
 import { listDefinitions } from "../../app/customfields/list-definitions.js";
@@ -11,6 +12,7 @@ import { resolveValues } from "../../app/customfields/resolve-values.js";
 import { updateDefinition } from "../../app/customfields/update-definition.js";
 import { validateValues } from "../../app/customfields/validate-values.js";
 import { actorOf } from "./actor.js";
+import { toDefinitionAuditMessage } from "./definition-audit-mapper.js";
 import { createInput, toDefinitionMessage, toFilterMessage, updateInput } from "./field-definition-mapper.js";
 
 /** Translates between the contract and the custom field use cases, and nothing else. */
@@ -31,6 +33,10 @@ export function registerCustomFieldsService(router: ConnectRouter, deps: CustomF
     async deleteFieldDefinition(req, ctx) {
       await deleteDefinition(deps, actorOf(ctx), req.id);
       return {};
+    },
+    async listFieldDefinitionAudit(req, ctx) {
+      const page = await definitionAudit(deps, actorOf(ctx), req.id, req.pageSize, req.pageToken);
+      return { auditEntries: page.items.map(toDefinitionAuditMessage), nextPageToken: page.nextPageToken };
     },
     async getCacheStats(_req, ctx) {
       const stats = await cacheStats(deps, actorOf(ctx));

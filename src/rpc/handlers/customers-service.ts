@@ -3,11 +3,13 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { CustomersService, type UpdateCustomerRequest } from "../../../gen/customers/v1/customers_service_pb.js";
 import { createCustomer } from "../../app/customers/create-customer.js";
-import type { Customer, CustomersDeps } from "../../app/customers/deps.js";
+import type { CustomersDeps } from "../../app/customers/deps.js";
+import type { Customer } from "../../app/customers/port.js";
 import { getCustomer } from "../../app/customers/get-customer.js";
 import { listCustomers } from "../../app/customers/list-customers.js";
 import { updateCustomer, type UpdateCustomerInput } from "../../app/customers/update-customer.js";
 import { validationFailed, type FieldViolation } from "../../domain/errors.js";
+import { readUpdateMask } from "../update-mask.js";
 import { actorOf } from "./actor.js";
 
 /** Translates between the contract and the customer use cases, and nothing else. */
@@ -57,11 +59,9 @@ const WRITABLE = new Set(["name", "email", "custom_fields"]);
  * no keys.
  */
 function updateInput(req: UpdateCustomerRequest): UpdateCustomerInput {
-  const paths = (req.updateMask?.paths ?? []).filter((p) => !PLUMBING.has(p));
-  const violations: FieldViolation[] = paths
-    .filter((p) => !WRITABLE.has(p))
-    .map((p) => ({ field: "updateMask", description: `"${p}" is not an updatable field` }));
-  const given = (path: string, isSet: boolean) => (req.updateMask?.paths.length ? paths.includes(path) : isSet);
+  const mask = readUpdateMask(req.updateMask, WRITABLE, PLUMBING);
+  const violations: FieldViolation[] = [...mask.violations];
+  const given = mask.writes;
   for (const [path, field, value] of [["name", "name", req.name], ["email", "email", req.email]] as const) {
     if (given(path, value !== undefined) && value === undefined) violations.push({ field, description: "cannot be cleared" });
   }

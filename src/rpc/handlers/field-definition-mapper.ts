@@ -34,6 +34,7 @@ import type {
 } from "../../domain/customfields/definition.js";
 import type { ParsedFilter } from "../../domain/customfields/filters.js";
 import { validationFailed } from "../../domain/errors.js";
+import { readUpdateMask } from "../update-mask.js";
 
 type RuleInit = MessageInitShape<typeof RuleSchema>;
 
@@ -152,6 +153,8 @@ const UPDATE_FIELDS: Record<string, { field: Field; isSet(r: UpdateFieldDefiniti
   indexed: { field: "indexed", isSet: (r) => r.indexed !== undefined, value: (r) => r.indexed, reset: false },
 };
 
+const UPDATE_PATHS: ReadonlySet<string> = new Set(Object.keys(UPDATE_FIELDS));
+
 /** Paths that name the request's own plumbing or identity, not a definition field to write. */
 const NOT_WRITTEN = new Set(["id", "expected_version", "update_mask", "entity_type", "field_key"]);
 
@@ -160,12 +163,9 @@ const NOT_WRITTEN = new Set(["id", "expected_version", "update_mask", "entity_ty
  * the request sets. entityType and fieldKey are passed on when present, to be checked unchanged.
  */
 export function updateInput(req: UpdateFieldDefinitionRequest): UpdateDefinitionInput {
-  const paths = req.updateMask?.paths ?? [];
-  const unknown = paths.filter((p) => !NOT_WRITTEN.has(p) && !Object.hasOwn(UPDATE_FIELDS, p));
-  if (unknown.length > 0) {
-    throw validationFailed(unknown.map((p) => ({ field: "updateMask", description: `"${p}" is not an updatable field` })));
-  }
-  const chosen = paths.length > 0 ? paths.filter((p) => !NOT_WRITTEN.has(p)) : Object.keys(UPDATE_FIELDS).filter((p) => UPDATE_FIELDS[p].isSet(req));
+  const mask = readUpdateMask(req.updateMask, UPDATE_PATHS, NOT_WRITTEN);
+  if (mask.violations.length > 0) throw validationFailed(mask.violations);
+  const chosen = mask.named ?? [...UPDATE_PATHS].filter((p) => UPDATE_FIELDS[p].isSet(req));
   const fields: Partial<Record<Field, unknown>> = {};
   for (const path of chosen) {
     const spec = UPDATE_FIELDS[path];

@@ -1,17 +1,19 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
-import { AuditAction, ObjectClass, ObjectStatus } from "../../../gen/filestorage/v1/types_pb.js";
+import { ObjectClass, ObjectStatus } from "../../../gen/filestorage/v1/types_pb.js";
 import { completeUpload } from "../../app/files/complete-upload.js";
 import type { FileStorageDeps } from "../../app/files/deps.js";
 import { deleteUpload } from "../../app/files/delete-upload.js";
 import { createDownloadUrl } from "../../app/files/download-url.js";
 import { initiateUpload } from "../../app/files/initiate-upload.js";
 import { setLegalHold } from "../../app/files/legal-hold.js";
-import { getUpload, listAuditEntries, listUploads } from "../../app/files/read-uploads.js";
+import { objectAudit } from "../../app/audit/object-audit.js";
+import { getUpload, listUploads } from "../../app/files/read-uploads.js";
 import { refreshUploadUrl } from "../../app/files/refresh-upload-url.js";
 import { restoreUpload } from "../../app/files/restore-upload.js";
 import { actorOf } from "./actor.js";
-import { enumValue, toStoredObjectMessage as message, ts } from "./stored-object-mapper.js";
+import { toAuditEntryMessage, toUploadSessionMessage } from "./audit-entry-mapper.js";
+import { enumValue, toStoredObjectMessage as message, ts } from "./stored-object-message.js";
 
 const enumName = (e: Record<number, string>, value: number) => (value ? e[value] : undefined);
 
@@ -93,19 +95,11 @@ export function registerFileStorageService(router: ConnectRouter, deps: FileStor
       return { storedObject: message(await restoreUpload(deps, actorOf(ctx), req.objectId)) };
     },
     async listAuditEntries(req, ctx) {
-      const page = await listAuditEntries(deps, actorOf(ctx), req.objectId, req.pageSize, req.pageToken);
+      const page = await objectAudit(deps.trail, actorOf(ctx), req.objectId.toLowerCase(), req.pageSize, req.pageToken);
       return {
-        auditEntries: page.items.map((e) => ({
-          id: e.id,
-          objectId: e.objectId,
-          action: enumValue(AuditAction, e.action),
-          actorId: e.actorId,
-          requestId: e.requestId ?? "",
-          result: e.result,
-          occurredAt: ts(e.occurredAt),
-          details: (e.details ?? {}) as never,
-        })),
+        auditEntries: page.items.map(toAuditEntryMessage),
         nextPageToken: page.nextPageToken,
+        uploadSessions: page.sessions.map(toUploadSessionMessage),
       };
     },
   });

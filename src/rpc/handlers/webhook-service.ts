@@ -8,6 +8,7 @@ import { getWebhookEndpoint, listWebhookEndpoints } from "../../app/webhooks/rea
 import { updateWebhookEndpoint, type UpdateEndpointInput } from "../../app/webhooks/update-endpoint.js";
 import { validationFailed } from "../../domain/errors.js";
 import type { WebhookEndpointView } from "../../domain/webhooks/endpoint.js";
+import { readUpdateMask } from "../update-mask.js";
 import { actorOf } from "./actor.js";
 
 /** Translates between the contract and the webhook endpoint use cases, and nothing else. */
@@ -54,10 +55,9 @@ const WRITABLE = new Set(["url", "event_types", "enabled"]);
  * field cannot say "set to empty" without a mask, so `event_types: []` needs one).
  */
 function updateInput(req: UpdateWebhookEndpointRequest): UpdateEndpointInput {
-  const masked = req.updateMask?.paths.length ? req.updateMask.paths.filter((p) => !PLUMBING.has(p)) : undefined;
-  const unknown = (masked ?? []).filter((p) => !WRITABLE.has(p));
-  if (unknown.length > 0) throw validationFailed(unknown.map((p) => ({ field: "updateMask", description: `"${p}" is not an updatable field` })));
-  const given = (path: string, isSet: boolean) => (masked ? masked.includes(path) : isSet);
+  const mask = readUpdateMask(req.updateMask, WRITABLE, PLUMBING);
+  if (mask.violations.length > 0) throw validationFailed(mask.violations);
+  const given = mask.writes;
   if (given("url", req.url !== undefined) && req.url === undefined) throw validationFailed([{ field: "url", description: "cannot be cleared" }]);
   return {
     id: req.id,

@@ -5,12 +5,13 @@ import { CustomersService } from "../../../gen/customers/v1/customers_service_pb
 import { CustomFieldsService } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
 import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
 import { WebhookService } from "../../../gen/filestorage/v1/webhooks_service_pb.js";
+import { AuditService } from "../../../gen/filestorage/v1/audit_service_pb.js";
 import { BadRequestSchema, ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import { methodPermissions } from "../permissions.js";
 import { routesOf, type HttpRoute } from "../rest/http-routes.js";
 
 /** The services of the JSON API: the REST handler serves them and the document describes them. */
-export const jsonApiServices: DescService[] = [FileStorageService, WebhookService, CustomFieldsService, CustomersService];
+export const jsonApiServices: DescService[] = [FileStorageService, AuditService, WebhookService, CustomFieldsService, CustomersService];
 
 /**
  * The OpenAPI 3.1 document of the JSON API, derived from the descriptors and their

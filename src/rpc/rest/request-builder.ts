@@ -76,13 +76,45 @@ function filtersField(schema: DescMessage): DescField | undefined {
   return field?.fieldKind === "map" && field.mapKey === 9 /* STRING */ ? field : undefined;
 }
 
+/** Messages whose JSON form is a string, so a query parameter can carry them. */
+const STRING_MESSAGES = new Set(["google.protobuf.Timestamp", "google.protobuf.Duration", "google.protobuf.FieldMask"]);
+
+function isQueryLeaf(field: DescField): boolean {
+  if (field.fieldKind === "message") return STRING_MESSAGES.has(field.message.typeName);
+  return field.fieldKind !== "map";
+}
+
+/**
+ * A dotted parameter (`filter.actor_id`, `filter.occurredAfter`) names a field of a nested
+ * message, as grpc-gateway reads them: the object on the way is created in the JSON.
+ */
+function nestedTarget(schema: DescMessage, json: JsonObject, key: string): { field: DescField; into: JsonObject } | undefined {
+  const path = key.split(".");
+  let message = schema;
+  let into = json;
+  for (const segment of path.slice(0, -1)) {
+    const field = fieldByJsonKey(message, segment);
+    if (field?.fieldKind !== "message" || STRING_MESSAGES.has(field.message.typeName)) return undefined;
+    const next = (into[field.jsonName] ??= {}) as JsonObject;
+    message = field.message;
+    into = next;
+  }
+  const field = fieldByJsonKey(message, path[path.length - 1]);
+  return field && isQueryLeaf(field) ? { field, into } : undefined;
+}
+
 function applyQuery(schema: DescMessage, json: JsonObject, query: URLSearchParams, taken: Set<string>): void {
   const filters: Record<string, string> = {};
   for (const key of new Set(query.keys())) {
     const values = query.getAll(key);
     const field = fieldByJsonKey(schema, key);
-    if (field && !taken.has(field.name) && field.fieldKind !== "map" && field.fieldKind !== "message") {
+    if (field && !taken.has(field.name) && isQueryLeaf(field)) {
       json[field.jsonName] = field.fieldKind === "list" ? values : queryValue(field, values[values.length - 1]);
+      continue;
+    }
+    const nested = key.includes(".") && !taken.has(key.split(".")[0]) ? nestedTarget(schema, json, key) : undefined;
+    if (nested) {
+      nested.into[nested.field.jsonName] = nested.field.fieldKind === "list" ? values : queryValue(nested.field, values[values.length - 1]);
       continue;
     }
     if (!field && filtersField(schema)) {

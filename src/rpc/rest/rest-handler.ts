@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import { once } from "node:events";
 import { toJson, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJson } from "@connectrpc/connect/protocol-connect";
@@ -58,6 +59,34 @@ async function readBody(req: Req, maxBytes: number): Promise<JsonValue | undefin
   }
 }
 
+/**
+ * A server-streaming RPC as NDJSON, one message per line, as grpc-gateway answers: the status is
+ * sent with the first message, so an error after it becomes a last line `{"error": {...}}`.
+ * Writes wait for the socket to drain, so a slow reader slows the stream instead of filling memory.
+ */
+async function writeStream(res: Res, messages: AsyncIterable<Message>, route: HttpRoute): Promise<void> {
+  const iterator = messages[Symbol.asyncIterator]();
+  let next: IteratorResult<Message>;
+  try {
+    next = await iterator.next();
+  } catch (error) {
+    return writeError(res, error);
+  }
+  (res as ServerResponse).writeHead(200, { "content-type": "application/x-ndjson" });
+  try {
+    while (!next.done) {
+      const line = `${JSON.stringify(toJson(route.method.output, next.value, jsonWriteOptions))}\n`;
+      if (!(res as ServerResponse).write(line)) await Promise.race([once(res as ServerResponse, "drain"), once(res as ServerResponse, "close")]);
+      // The reader went away: stop reading from the database too.
+      if ((res as ServerResponse).destroyed) return void (await iterator.return?.());
+      next = await iterator.next();
+    }
+  } catch (error) {
+    (res as ServerResponse).write(`${JSON.stringify({ error: errorToJson(toConnectError(error), jsonWriteOptions) })}\n`);
+  }
+  res.end();
+}
+
 function clientFor(transport: Transport, route: HttpRoute) {
   const client = createClient(route.method.parent, transport) as unknown as Record<
     string,
@@ -86,6 +115,9 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       for (const name of forwardedHeaders) {
         const value = req.headers[name];
         if (typeof value === "string") headers.set(name, value);
+      }
+      if (route.method.methodKind === "server_streaming") {
+        return await writeStream(res, clientFor(options.transport, route)(message, { headers }) as unknown as AsyncIterable<Message>, route);
       }
       const response = await clientFor(options.transport, route)(message, { headers });
       writeJson(res, 200, toJson(route.method.output, response, jsonWriteOptions));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { KeyValueStore } from "../../../src/adapters/cache/key-value.js";
+import type { KeyValueStore } from "../../../src/app/customfields/port.js";
 import { MemoryKeyValueStore } from "../../../src/adapters/cache/memory-key-value.js";
 import { RedisKeyValueStore } from "../../../src/adapters/cache/redis-key-value.js";
 import { DefinitionCache, cacheKey } from "../../../src/app/customfields/definition-cache.js";

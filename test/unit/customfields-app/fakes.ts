@@ -1,11 +1,8 @@
 import { MemoryKeyValueStore } from "../../../src/adapters/cache/memory-key-value.js";
 import { DefinitionCache } from "../../../src/app/customfields/definition-cache.js";
-import type {
-  CustomFieldsDeps,
-  DefinitionAudit,
-  DefinitionChanges,
-  FieldDefinitionStorePort,
-} from "../../../src/app/customfields/deps.js";
+import type { CustomFieldsDeps } from "../../../src/app/customfields/deps.js";
+import type { DefinitionAudit, DefinitionAuditEntry, DefinitionChanges, FieldDefinitionStorePort } from "../../../src/app/customfields/port.js";
+import type { Cursor } from "../../../src/domain/pagination.js";
 import { AppError } from "../../../src/domain/errors.js";
 import type { FieldDefinition } from "../../../src/domain/customfields/definition.js";
 
@@ -52,6 +49,14 @@ export class MemoryDefinitionStore implements FieldDefinitionStorePort {
     this.rows.set(id, { ...row, deletedAt: audit.at, isActive: false, version: fromVersion + 1, updatedAt: audit.at });
     this.audits.push(audit);
     return true;
+  }
+
+  async listAudit(tenantId: string, definitionId: string, after: Cursor | undefined, limit: number): Promise<DefinitionAuditEntry[]> {
+    return this.audits
+      .filter((a) => a.actor.tenantId === tenantId && a.definitionId === definitionId)
+      .map((a, i) => ({ ...a, id: `00000000-0000-7000-8000-${String(i).padStart(12, "0")}`, actorId: a.actor.actorId, requestId: a.actor.requestId, occurredAt: a.at }))
+      .filter((e) => !after || e.occurredAt > after.at || (e.occurredAt.getTime() === after.at.getTime() && e.id > after.id))
+      .slice(0, limit);
   }
 }
 

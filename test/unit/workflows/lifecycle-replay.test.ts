@@ -8,7 +8,7 @@ import path from "node:path";
 import { Worker } from "@temporalio/worker";
 import { describe, expect, it } from "vitest";
 import { historyFromFixture } from "../../support/history-fixtures.js";
-import { workflowBundlerOptions, workflowsPath } from "../../../src/main/workflow-bundle.js";
+import { workflowBundlerOptions, workflowsPath } from "../../../src/adapters/temporal/workflow-bundle.js";
 
 const dir = path.join(process.cwd(), "test", "fixtures", "histories");
 const files = readdirSync(dir).filter((f) => f.endsWith(".json"));

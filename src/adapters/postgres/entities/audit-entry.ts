@@ -7,6 +7,8 @@ export class AuditEntryRow {
   action!: string;
   actorId!: string;
   requestId?: string | null;
+  /** Filled by the database trigger when null (see migration 0004). */
+  correlationId?: string | null;
   result!: string;
   details?: Record<string, unknown> | null;
   occurredAt!: Date;
@@ -22,6 +24,7 @@ export const AuditEntrySchema = new EntitySchema<AuditEntryRow>({
     action: { type: "string" },
     actorId: { type: "string" },
     requestId: { type: "string", nullable: true },
+    correlationId: { type: "string", nullable: true },
     result: { type: "string" },
     details: { type: "json", nullable: true },
     occurredAt: { type: "Date" },

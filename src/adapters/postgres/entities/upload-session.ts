@@ -1,4 +1,5 @@
 import { EntitySchema } from "@mikro-orm/core";
+import type { UploadSession } from "../../../app/files/port.js";
 
 /** Outlives its object as an audit record of what was allowed at initiation. */
 export class UploadSessionRow {
@@ -34,3 +35,23 @@ export const UploadSessionSchema = new EntitySchema<UploadSessionRow>({
     createdAt: { type: "Date" },
   },
 });
+
+export function toUploadSessionRow(session: UploadSession): UploadSessionRow {
+  return Object.assign(new UploadSessionRow(), { ...session, expectedFileSize: String(session.expectedFileSize) });
+}
+
+export function toUploadSession(row: UploadSessionRow): UploadSession {
+  return {
+    id: row.id,
+    tenantId: row.tenantId,
+    objectId: row.objectId,
+    initiatedBy: row.initiatedBy,
+    presignExpiresAt: row.presignExpiresAt,
+    expectedContentType: row.expectedContentType,
+    expectedFileSize: Number(row.expectedFileSize),
+    contentMd5: row.contentMd5 ?? null,
+    contentSha256: row.contentSha256 ?? null,
+    policySnapshot: row.policySnapshot,
+    createdAt: row.createdAt,
+  };
+}

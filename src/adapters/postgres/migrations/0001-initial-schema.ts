@@ -106,7 +106,7 @@ export class InitialSchema extends Migration {
         updated_at timestamptz not null,
         deleted_at timestamptz
       );`);
-    // DECISIONS.md: a deleted key can be defined again, so uniqueness holds among live rows only.
+    // docs/decisions.md: a deleted key can be defined again, so uniqueness holds among live rows only.
     this.addSql(`create unique index custom_field_definitions_live_key on custom_field_definitions (tenant_id, entity_type, field_key) where deleted_at is null;`);
     this.addSql(`create index custom_field_definitions_tenant_entity on custom_field_definitions (tenant_id, entity_type, display_order) where deleted_at is null;`);
 

@@ -1,10 +1,12 @@
 import { InitialSchema } from "./0001-initial-schema.js";
 import { Webhooks } from "./0002-webhooks.js";
 import { VerificationFailure } from "./0003-verification-failure.js";
+import { AuditTrail } from "./0004-audit-trail.js";
 
 /** Listed explicitly: no file discovery at run time, the same list in dev, tests and production. */
 export const migrations = [
   { name: "0001-initial-schema", class: InitialSchema },
   { name: "0002-webhooks", class: Webhooks },
   { name: "0003-verification-failure", class: VerificationFailure },
+  { name: "0004-audit-trail", class: AuditTrail },
 ];

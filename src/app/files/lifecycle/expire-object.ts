@@ -1,5 +1,5 @@
+import { SYSTEM_ACTOR_ID } from "../../../domain/actor.js";
 import { isExpired } from "../../../domain/files/retention.js";
-import { SYSTEM_ACTOR_ID } from "../../../domain/files/stored-object.js";
 import type { LifecyclePorts, ObjectRef } from "./lifecycle-ports.js";
 import { loadLifecycleState, type StepOutcome } from "./step-outcome.js";
 import { finishStorageDelete } from "./storage-delete.js";
@@ -7,11 +7,16 @@ import { finishStorageDelete } from "./storage-delete.js";
 /**
  * The object's deadline timer fired (or the sweep found it overdue): expire it if the one rule,
  * `isExpired`, holds for the row under its lock. Answers whether it expired now and the state.
+ * `correlationId` names the timer's workflow run (the sweep's or the object's own).
  */
-export async function expireObject(ports: Pick<LifecyclePorts, "objects" | "storage" | "now">, ref: ObjectRef): Promise<StepOutcome & { expired: boolean }> {
+export async function expireObject(
+  ports: Pick<LifecyclePorts, "objects" | "storage" | "now">,
+  ref: ObjectRef,
+  correlationId: string,
+): Promise<StepOutcome & { expired: boolean }> {
   const now = ports.now();
-  const actor = { tenantId: ref.tenantId, actorId: SYSTEM_ACTOR_ID };
+  const actor = { tenantId: ref.tenantId, actorId: SYSTEM_ACTOR_ID, correlationId };
   const expired = await ports.objects.expire(actor, ref.objectId, now, (candidate) => isExpired(candidate, now));
-  await finishStorageDelete(ports, ref);
+  await finishStorageDelete(ports, ref, actor);
   return { ...(await loadLifecycleState(ports, ref)), expired };
 }

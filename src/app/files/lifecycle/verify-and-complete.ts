@@ -1,11 +1,13 @@
+import type { Actor } from "../../../domain/actor.js";
 import { readsBoundedBytes, scanFile } from "../../../domain/files/checks/scanner.js";
 import { settleScan } from "../../../domain/files/scan-settlement.js";
-import type { Actor, ObjectRecord } from "../../../domain/files/stored-object.js";
+import type { ObjectRecord } from "../../../domain/files/stored-object.js";
 import { findUploadMismatch, mismatchRemovesFile, missingUpload, type UploadMismatch } from "../../../domain/files/upload-verification.js";
 import type { LifecyclePorts, ObjectRef } from "./lifecycle-ports.js";
 import { objectByteSource, storedMd5 } from "./object-bytes.js";
 import { loadLifecycleState, outcomeOf, type StepOutcome } from "./step-outcome.js";
-import { announceSuperseded, finishStorageDelete } from "./storage-delete.js";
+import { announceRetentionChanges } from "./announce-retention-changes.js";
+import { finishStorageDelete } from "./storage-delete.js";
 
 /** A read of this many bytes holds a small image or PDF whole, and every header a check reads. */
 export const INLINE_PREFIX_BYTES = 256 * 1024;
@@ -55,7 +57,7 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
   const finishedAt = ports.now();
   const settlement = settleScan(record.objectClass, scan.passed, finishedAt, ports.retention);
   const settled = await ports.objects.completeAndSettle(actor, ref.objectId, md5, { ...scan, finishedAt: finishedAt.toISOString() }, settlement, now);
-  await announceSuperseded(ports, ref.tenantId, settled.superseded);
+  await announceRetentionChanges(ports, ref.tenantId, settled.superseded);
   return loadLifecycleState(ports, ref);
 }
 
@@ -80,7 +82,7 @@ async function refuseMismatch(
   const details = { reason: mismatch.reason, expected: expected?.toLowerCase(), actual: md5 };
   const now = ports.now();
   if (mismatchRemovesFile(!!record.legalHold) && (await ports.objects.failUpload(actor, record.id, mismatch.reason, details, now))) {
-    await finishStorageDelete(ports, ref);
+    await finishStorageDelete(ports, ref, actor);
   } else if (record.legalHold) {
     await ports.objects.auditOnce({ objectId: record.id, action: "UPLOAD_FAILED", actor, result: "FAILURE", details: { ...details, keptUnderLegalHold: true }, at: now });
   }

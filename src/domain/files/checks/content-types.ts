@@ -26,12 +26,20 @@ const CANONICAL: ReadonlySet<string> = new Set(Object.values(CONTENT_TYPES));
 const ALIASES: ReadonlyMap<string, ContentType> = new Map([["image/jpg", CONTENT_TYPES.jpeg]]);
 
 /**
- * The canonical content type for a declared MIME type, or undefined when it is not one we check.
- * Case-insensitive; parameters (`; charset=utf-8`) are dropped because the checks judge the
- * bytes themselves (CSV must be UTF-8 whatever charset was declared).
+ * Lowercased, parameters dropped: `Image/PNG; charset=x` is `image/png`. How a declared type is
+ * compared with a class's allowed list, by the server and by the browser uploader alike.
  */
-export function normalizeContentType(declared: string): ContentType | undefined {
-  const essence = declared.split(";", 1)[0].trim().toLowerCase();
+export function normalizeContentType(declared: string): string {
+  return declared.split(";", 1)[0].trim().toLowerCase();
+}
+
+/**
+ * The canonical content type for a declared MIME type, or undefined when it is not one we check.
+ * Parameters (`; charset=utf-8`) are dropped because the checks judge the bytes themselves (CSV
+ * must be UTF-8 whatever charset was declared).
+ */
+export function canonicalContentType(declared: string): ContentType | undefined {
+  const essence = normalizeContentType(declared);
   if (CANONICAL.has(essence)) return essence as ContentType;
   return ALIASES.get(essence);
 }

@@ -1,6 +1,6 @@
 import type { ByteSource } from "./byte-source.js";
 import { failed, type CheckName, type CheckResult } from "./check-result.js";
-import { CONTENT_TYPES, normalizeContentType, type ContentType } from "./content-types.js";
+import { CONTENT_TYPES, canonicalContentType, type ContentType } from "./content-types.js";
 import { checkCsvStructure } from "./csv-structure.js";
 import { checkImageDimensions, DEFAULT_MAX_DIMENSION } from "./image-dimensions.js";
 import { checkImageStructure } from "./image-structure.js";
@@ -57,7 +57,7 @@ const BOUNDED_READS: ReadonlySet<ContentType> = new Set([CONTENT_TYPES.jpeg, CON
 
 /** Whether a scan of this type reads a bounded number of bytes (CSV, SVG and Office stream all). */
 export function readsBoundedBytes(declaredContentType: string): boolean {
-  const type = normalizeContentType(declaredContentType);
+  const type = canonicalContentType(declaredContentType);
   return type !== undefined && BOUNDED_READS.has(type);
 }
 
@@ -75,7 +75,7 @@ export function readsBoundedBytes(declaredContentType: string): boolean {
  */
 export async function scanFile(declaredContentType: string, source: ByteSource, options: ScanOptions = {}): Promise<ScanOutcome> {
   const metered = new MeteredSource(source, MAGIC_HEAD_BYTES, options.onProgress);
-  const type = normalizeContentType(declaredContentType);
+  const type = canonicalContentType(declaredContentType);
   const checks: CheckResult[] = [];
   if (!type) {
     checks.push(failed("magic_bytes", "UNSUPPORTED_CONTENT_TYPE", `${JSON.stringify(declaredContentType)} is not a supported content type`));

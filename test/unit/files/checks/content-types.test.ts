@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { CONTENT_TYPES, normalizeContentType } from "../../../../src/domain/files/checks/content-types.js";
+import { CONTENT_TYPES, canonicalContentType } from "../../../../src/domain/files/checks/content-types.js";
 
-describe("normalizeContentType", () => {
+describe("canonicalContentType", () => {
   it.each(Object.values(CONTENT_TYPES))("accepts canonical %s", (type) => {
-    expect(normalizeContentType(type)).toBe(type);
+    expect(canonicalContentType(type)).toBe(type);
   });
 
   it.each([
@@ -13,13 +13,13 @@ describe("normalizeContentType", () => {
     ["Image/SVG+XML;charset=UTF-8", "image/svg+xml"],
     ["image/jpg", "image/jpeg"],
   ])("normalizes %j to %s", (declared, expected) => {
-    expect(normalizeContentType(declared)).toBe(expected);
+    expect(canonicalContentType(declared)).toBe(expected);
   });
 
   it.each(["", "image/gif", "text/html", "application/csv", "text/x-csv", "application/zip", "image/png, text/html", "image", "image/png/x"])(
     "refuses %j",
     (declared) => {
-      expect(normalizeContentType(declared)).toBeUndefined();
+      expect(canonicalContentType(declared)).toBeUndefined();
     },
   );
 });

@@ -1,10 +1,12 @@
-/** In-memory fakes of the files ports, for the lifecycle use cases; the real adapters have integration tests. */
+/** In-memory fakes of the files ports, for the lifecycle use cases and the RPC tests; the real adapters have integration tests. */
+import { correlationOf } from "../../../../src/domain/actor.js";
 import { createHash } from "node:crypto";
 import type { LifecyclePorts } from "../../../../src/app/files/lifecycle/lifecycle-ports.js";
-import type { AuditRecord, StoredObjects } from "../../../../src/app/files/port.js";
-import type { ObjectStorage } from "../../../../src/domain/files/object-storage.js";
+import type { AuditRecord, ListFilter, NewStoredObject, StoredObjects, UploadSession } from "../../../../src/app/files/port.js";
+import type { DownloadBinding, ObjectStorage, UploadBinding } from "../../../../src/domain/files/object-storage.js";
+import type { Cursor } from "../../../../src/domain/pagination.js";
 import type { ScanSettlement } from "../../../../src/domain/files/scan-settlement.js";
-import type { ObjectRecord, ScanResultView } from "../../../../src/domain/files/stored-object.js";
+import { type ObjectRecord, type ScanResultView } from "../../../../src/domain/files/stored-object.js";
 
 export const NOW = new Date("2026-03-01T12:00:00Z");
 
@@ -54,8 +56,8 @@ export class FakeObjects implements StoredObjects {
     const row = this.rows.get(id);
     return row && { ...row };
   }
-  async latestSession() {
-    return { presignExpiresAt: new Date(NOW.getTime() + 60_000) } as never;
+  async latestSession(_t: string, objectId: string) {
+    return this.sessions.filter((s) => s.objectId === objectId).at(-1) ?? ({ presignExpiresAt: new Date(NOW.getTime() + 60_000) } as never);
   }
   async markCompleted(actor: AuditRecord["actor"], id: string, md5: string, now: Date) {
     const row = this.live(id);
@@ -93,17 +95,77 @@ export class FakeObjects implements StoredObjects {
     this.auditLog.push(record);
   }
   async auditOnce(record: AuditRecord) {
-    const seen = this.auditLog.some((a) => a.objectId === record.objectId && a.action === record.action && a.actor.requestId === record.actor.requestId);
-    if (!seen || !record.actor.requestId) this.auditLog.push(record);
+    const correlation = correlationOf(record.actor);
+    const result = (r: AuditRecord) => r.result ?? "SUCCESS";
+    const seen = this.auditLog.some(
+      (a) => a.objectId === record.objectId && a.action === record.action && result(a) === result(record) && correlationOf(a.actor) === correlation,
+    );
+    if (!seen || !correlation) this.auditLog.push(record);
   }
-  findLive = unused;
-  list = unused;
-  createInitiated = unused;
-  addSession = unused;
-  softDelete = unused;
-  setHold = unused;
+
+  // What the RPC tests (test/unit/rpc) need besides the lifecycle: every read scoped by tenant.
+  readonly sessions: UploadSession[] = [];
+  private owned(tenantId: string, id: string): ObjectRecord | undefined {
+    const row = this.live(id);
+    return row?.tenantId === tenantId ? row : undefined;
+  }
+  async findLive(tenantId: string, id: string) {
+    const row = this.owned(tenantId, id);
+    return row && { ...row };
+  }
+  async list(tenantId: string, filter: ListFilter, after: Cursor | undefined, limit: number) {
+    const newestFirst = (a: ObjectRecord, b: ObjectRecord) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id);
+    const afterCursor = (r: ObjectRecord) => !after || r.createdAt < after.at.toISOString() || (r.createdAt === after.at.toISOString() && r.id < after.id);
+    return [...this.rows.values()]
+      .filter((r) => r.tenantId === tenantId && !r.deleted && afterCursor(r))
+      .filter((r) => Object.entries(filter).every(([key, value]) => value === undefined || r[key as keyof ObjectRecord] === value))
+      .sort(newestFirst)
+      .slice(0, limit)
+      .map((r) => ({ ...r }));
+  }
+  async createInitiated(object: NewStoredObject, session: UploadSession, audit: AuditRecord) {
+    const at = object.createdAt.toISOString();
+    const { pendingDeadline, workflowId: _workflowId, ...fields } = object;
+    const record: ObjectRecord = {
+      ...fields,
+      objectClass: object.objectClass as ObjectRecord["objectClass"],
+      status: "PENDING_UPLOAD",
+      isCurrent: false,
+      retentionPolicy: "TEMP_UPLOAD_24H",
+      retentionExpiresAt: pendingDeadline.toISOString(),
+      createdAt: at,
+      updatedAt: at,
+      deleted: false,
+      storageDeletePending: false,
+    };
+    this.put(record);
+    this.sessions.push(session);
+    this.auditLog.push(audit);
+    return { ...record };
+  }
+  async addSession(session: UploadSession, audit: AuditRecord) {
+    if (this.owned(session.tenantId, session.objectId)?.status !== "PENDING_UPLOAD") return false;
+    this.sessions.push(session);
+    this.auditLog.push(audit);
+    return true;
+  }
+  async softDelete(actor: AuditRecord["actor"], id: string, now: Date) {
+    const row = this.owned(actor.tenantId, id);
+    if (!row) return "missing" as const;
+    if (row.legalHold) return "held" as const;
+    Object.assign(row, { deleted: true, deleteReason: "USER_DELETED", storageDeletePending: true });
+    this.auditLog.push({ objectId: id, action: "OBJECT_DELETED", actor, at: now });
+    return "deleted" as const;
+  }
+  async setHold(actor: AuditRecord["actor"], id: string, hold: { reason: string } | null, now: Date) {
+    const row = this.owned(actor.tenantId, id);
+    if (!row) return "missing" as const;
+    if (Boolean(row.legalHold) === (hold !== null)) return "unchanged" as const;
+    row.legalHold = hold ? { reason: hold.reason, placedBy: actor.actorId, placedAt: now.toISOString() } : undefined;
+    this.auditLog.push({ objectId: id, action: hold ? "HOLD_PLACED" : "HOLD_RELEASED", actor, at: now });
+    return "changed" as const;
+  }
   restore = unused;
-  listAudit = unused;
   overdue = unused;
   stuckScans = unused;
   pendingStorageDeletes = unused;
@@ -138,8 +200,17 @@ export class FakeStorage implements ObjectStorage {
     if (on) this.holds.add(key);
     else this.holds.delete(key);
   }
-  presignUpload = unused;
-  presignDownload = unused;
+  /** Signs nothing: the URL names what it allows, so a test can read the binding back. */
+  async presignUpload(binding: UploadBinding, now: Date) {
+    const headers: Record<string, string> = { "content-type": binding.contentType };
+    if (binding.md5Hex) headers["content-md5"] = Buffer.from(binding.md5Hex, "hex").toString("base64");
+    if (binding.sha256Hex) headers["x-amz-checksum-sha256"] = Buffer.from(binding.sha256Hex, "hex").toString("base64");
+    const expiresAt = new Date(now.getTime() + binding.expiresInSeconds * 1000);
+    return { url: `https://bucket.invalid/${binding.key}?put=${binding.contentLength}`, expiresAt, headers };
+  }
+  async presignDownload(binding: DownloadBinding, now: Date) {
+    return { url: `https://bucket.invalid/${binding.key}?${binding.disposition}`, expiresAt: new Date(now.getTime() + binding.expiresInSeconds * 1000) };
+  }
   head = unused;
   list = unused;
   ping = unused;

@@ -11,9 +11,10 @@ import {
   ATTR_RPC_CONNECT_RPC_ERROR_CODE,
   ATTR_RPC_GRPC_STATUS_CODE,
   traceInterceptor,
-} from "../../../src/observability/trace-interceptor.js";
+} from "../../../src/rpc/interceptors/trace-interceptor.js";
 import { withTraceIdSlot, type TraceIdSlot } from "../../../src/observability/trace-ids.js";
-import { errorInterceptor, requestIdInterceptor } from "../../../src/rpc/interceptors.js";
+import { errorInterceptor } from "../../../src/rpc/interceptors/error-interceptor.js";
+import { requestIdInterceptor } from "../../../src/rpc/interceptors/request-id-interceptor.js";
 
 // Registered like startTracing does (context manager, W3C propagator), exporting to memory.
 const exporter = new InMemorySpanExporter();

@@ -1,7 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import {
-  AuditAction,
   ObjectClass,
   ObjectStatus,
   RetentionPolicy,
@@ -49,5 +48,3 @@ export function toStoredObjectMessage(view: StoredObjectView): StoredObject {
     uploadedAt: ts(view.uploadedAt),
   });
 }
-
-export { AuditAction, ObjectClass, ObjectStatus };

@@ -7,14 +7,14 @@
 import { context, propagation, SpanKind, SpanStatusCode, type Attributes, type Tracer } from "@opentelemetry/api";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { codeToString } from "@connectrpc/connect/protocol-connect";
-import { requestIdKey } from "../rpc/principal.js";
-import { noteTraceId } from "./trace-ids.js";
+import { noteTraceId } from "../../observability/trace-ids.js";
+import { requestIdKey } from "../principal.js";
 
 // The RPC semantic conventions are still incubating; OpenTelemetry advises copying their names
 // rather than importing them from the unstable entry point.
-export const ATTR_RPC_SYSTEM = "rpc.system";
-export const ATTR_RPC_SERVICE = "rpc.service";
-export const ATTR_RPC_METHOD = "rpc.method";
+const ATTR_RPC_SYSTEM = "rpc.system";
+const ATTR_RPC_SERVICE = "rpc.service";
+const ATTR_RPC_METHOD = "rpc.method";
 export const ATTR_RPC_GRPC_STATUS_CODE = "rpc.grpc.status_code";
 export const ATTR_RPC_CONNECT_RPC_ERROR_CODE = "rpc.connect_rpc.error_code";
 /** Not a semantic convention: the id our JSON logs carry, to go from a trace to its log lines. */

@@ -1,55 +1,7 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { isReflectList, isReflectMap, isReflectMessage, reflect, type Path, type ReflectMessage } from "@bufbuild/protobuf/reflect";
 import { createValidator } from "@bufbuild/protovalidate";
-import type { Logger } from "pino";
-import { AppError, type FieldViolation, validationFailed } from "../domain/errors.js";
-import { activeTraceId } from "../observability/trace-ids.js";
-import { toConnectError } from "./errors.js";
-import { methodPermissions, publicServices } from "./permissions.js";
-import { principalKey, requestIdKey } from "./principal.js";
-import type { TokenVerifier } from "./token-verifier.js";
-
-/** Outermost: every error leaves as a ConnectError with a stable reason, and is logged once. */
-export function errorInterceptor(logger: Logger): Interceptor {
-  return (next) => async (req) => {
-    try {
-      return await next(req);
-    } catch (error) {
-      const connectError = toConnectError(error);
-      const requestId = req.contextValues.get(requestIdKey);
-      const log = { requestId, traceId: activeTraceId(), rpc: req.method.name, code: connectError.code, err: error };
-      if (connectError.code === 13) logger.error(log, "rpc failed");
-      else logger.info({ ...log, err: undefined, message: connectError.rawMessage }, "rpc refused");
-      throw connectError;
-    }
-  };
-}
-
-export function requestIdInterceptor(newId: () => string): Interceptor {
-  return (next) => async (req) => {
-    const requestId = req.header.get("x-request-id") || newId();
-    req.contextValues.set(requestIdKey, requestId);
-    const res = await next(req);
-    res.header.set("x-request-id", requestId);
-    return res;
-  };
-}
-
-export function authInterceptor(verify: TokenVerifier): Interceptor {
-  return (next) => async (req) => {
-    if (publicServices.has(req.service.typeName)) return next(req);
-    const header = req.header.get("authorization") ?? "";
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match) throw new AppError("UNAUTHENTICATED", "missing bearer token in the authorization header");
-    const principal = await verify(match[1]);
-    const permission = methodPermissions[`${req.service.typeName}/${req.method.name}`];
-    if (!permission || !principal.permissions.has(permission)) {
-      throw new AppError("PERMISSION_DENIED", `permission ${permission ?? "(none defined)"} is required`);
-    }
-    req.contextValues.set(principalKey, principal);
-    return next(req);
-  };
-}
+import { type FieldViolation, validationFailed } from "../../domain/errors.js";
 
 /** A violation's field as the JSON API spells it: `storedObject.ownerEntityId`, `rules[2]`. */
 function jsonPath(path: Path): string {

@@ -4,7 +4,7 @@ import type { WorkerOptions } from "@temporalio/worker";
 const require = createRequire(import.meta.url);
 
 /** The workflows the worker bundles (and the replay tests replay). */
-export const workflowsPath = require.resolve("../../workflows/index.ts");
+export const workflowsPath = require.resolve("../../../workflows/index.ts");
 
 export const workflowBundlerOptions: NonNullable<WorkerOptions["bundlerOptions"]> = {
   // Sources import with ".js" specifiers (NodeNext); the bundler must find the ".ts" files.

@@ -1,0 +1,42 @@
+import type { AuditQuery } from "../../domain/audit/audit-query.js";
+
+/** One audit entry as the trail keeps it, after its object is gone too. */
+export interface AuditEntryView {
+  id: string;
+  objectId: string;
+  action: string;
+  actorId: string;
+  requestId?: string | null;
+  correlationId: string;
+  result: string;
+  details?: Record<string, unknown> | null;
+  occurredAt: Date;
+  objectClass?: string | null;
+  ownerType?: string | null;
+  ownerId?: string | null;
+}
+
+/** An upload session as an audit record: what initiate (or a refreshed URL) allowed. */
+export interface UploadSessionView {
+  id: string;
+  initiatedBy: string;
+  presignExpiresAt: Date;
+  expectedContentType: string;
+  expectedFileSize: number;
+  contentMd5?: string | null;
+  contentSha256?: string | null;
+  policySnapshot: Record<string, unknown>;
+  completedAt?: Date | null;
+  createdAt: Date;
+}
+
+/** The tenant-wide audit trail: read-only, never pruned with the objects it is about. */
+export interface AuditTrail {
+  /** One page of `query`, in its order. */
+  search(tenantId: string, query: AuditQuery): Promise<AuditEntryView[]>;
+  /** Whether the tenant ever had this object, deleted and expired ones included. */
+  objectExists(tenantId: string, objectId: string): Promise<boolean>;
+  sessionsOf(tenantId: string, objectId: string): Promise<UploadSessionView[]>;
+  /** Entries per tenant, for the growth metric. */
+  countByTenant(): Promise<Map<string, number>>;
+}

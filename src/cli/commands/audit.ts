@@ -1,0 +1,137 @@
+import { createWriteStream } from "node:fs";
+import { once } from "node:events";
+import type { Writable } from "node:stream";
+import { toJson, type MessageInitShape } from "@bufbuild/protobuf";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { AuditEntryFilterSchema } from "../../../gen/filestorage/v1/audit_service_pb.js";
+import { AuditAction, type AuditEntry, AuditEntrySchema, ObjectClass } from "../../../gen/filestorage/v1/types_pb.js";
+import { csvHeader, csvLine } from "../../domain/audit/audit-csv.js";
+import { jsonWriteOptions } from "../../rpc/json-options.js";
+import { EXIT, UsageError } from "../context.js";
+import { AuditExportProgress } from "../audit-export-progress.js";
+import type { Command, OptionValues } from "./command.js";
+import { enumValue } from "./upload.js";
+
+const text = (values: OptionValues, name: string) => (values[name] as string | undefined) ?? "";
+
+function instant(values: OptionValues, name: string): Date | undefined {
+  const raw = text(values, name);
+  if (!raw) return undefined;
+  const date = new Date(raw);
+  if (Number.isNaN(date.getTime())) throw new UsageError(`--${name}: "${raw}" is not a date (use ISO 8601, e.g. 2026-11-01T00:00:00Z)`);
+  return date;
+}
+
+function filterOf(values: OptionValues): MessageInitShape<typeof AuditEntryFilterSchema> {
+  const since = instant(values, "since");
+  const until = instant(values, "until");
+  const actions = text(values, "action").split(",").filter(Boolean);
+  return {
+    actions: actions.map((a) => enumValue(AuditAction, a, "--action")),
+    actorId: text(values, "actor"),
+    objectId: text(values, "object"),
+    ownerType: text(values, "owner-type"),
+    ownerId: text(values, "owner-id"),
+    objectClass: values.class ? enumValue(ObjectClass, text(values, "class"), "--class") : 0,
+    result: text(values, "result").toUpperCase(),
+    correlationId: text(values, "correlation"),
+    occurredAfter: since && timestampFromDate(since),
+    occurredBefore: until && timestampFromDate(until),
+  };
+}
+
+const entryJson = (entry: AuditEntry) => toJson(AuditEntrySchema, entry, jsonWriteOptions) as Record<string, unknown>;
+
+function csvRowOf(entry: AuditEntry) {
+  return {
+    id: entry.id,
+    occurred_at: entry.occurredAt ? timestampDate(entry.occurredAt).toISOString() : "",
+    action: AuditAction[entry.action] ?? String(entry.action),
+    result: entry.result,
+    actor_id: entry.actorId,
+    request_id: entry.requestId,
+    correlation_id: entry.correlationId,
+    object_id: entry.objectId,
+    object_class: entry.objectClass ? ObjectClass[entry.objectClass] : "",
+    owner_type: entry.ownerType,
+    owner_id: entry.ownerId,
+    details: JSON.stringify(entryJson(entry).details ?? {}),
+  };
+}
+
+async function write(out: Writable, chunk: string): Promise<void> {
+  if (!out.write(chunk)) await once(out, "drain");
+}
+
+const FILTER_OPTIONS = {
+  action: { type: "string" },
+  actor: { type: "string" },
+  object: { type: "string" },
+  "owner-type": { type: "string" },
+  "owner-id": { type: "string" },
+  class: { type: "string" },
+  result: { type: "string" },
+  correlation: { type: "string" },
+  since: { type: "string" },
+  until: { type: "string" },
+} as const;
+
+/**
+ * `audit search` prints one page at a time (newest first unless --oldest-first); `audit export`
+ * streams every matching entry, oldest first, as NDJSON or CSV to --out (or stdout), with a
+ * progress line on stderr. The export never holds more than one entry.
+ */
+export const auditCommand: Command = {
+  name: "audit",
+  usage:
+    "<search|export> [--action A,B] [--actor ID] [--object ID] [--owner-type T --owner-id I] [--class C] [--result SUCCESS|FAILURE] " +
+    "[--correlation ID] [--since ISO] [--until ISO] [--oldest-first] [--limit N] [--format ndjson|csv] [--out FILE]",
+  summary: "search the tenant's audit trail, or export it (NDJSON or CSV) with progress",
+  positionals: ["mode"],
+  options: {
+    ...FILTER_OPTIONS,
+    "oldest-first": { type: "boolean", default: false },
+    limit: { type: "string", default: "50" },
+    format: { type: "string", default: "ndjson" },
+    out: { type: "string" },
+  },
+  async run(ctx, args, values) {
+    const filter = filterOf(values);
+    if (args[0] === "search") {
+      const limit = Math.max(1, Number(values.limit) || 50);
+      const entries: AuditEntry[] = [];
+      let pageToken = "";
+      do {
+        const page = await ctx.clients.audit.searchAuditEntries({ filter, oldestFirst: Boolean(values["oldest-first"]), pageSize: Math.min(500, limit - entries.length), pageToken });
+        entries.push(...page.auditEntries);
+        pageToken = page.nextPageToken;
+      } while (pageToken && entries.length < limit);
+      if (ctx.json) ctx.out(JSON.stringify(entries.map(entryJson)));
+      else for (const entry of entries) ctx.out(summaryLine(entry));
+      return EXIT.ok;
+    }
+    if (args[0] !== "export") throw new UsageError(`unknown mode "${args[0]}"; expected search or export`);
+    const format = text(values, "format");
+    if (format !== "ndjson" && format !== "csv") throw new UsageError(`--format: expected ndjson or csv, got "${format}"`);
+    const out = values.out ? createWriteStream(text(values, "out")) : ctx.stdout;
+    const progress = new AuditExportProgress(ctx.err, instant(values, "since"), instant(values, "until"));
+    if (format === "csv") await write(out, csvHeader());
+    for await (const message of ctx.clients.audit.exportAuditEntries({ filter })) {
+      const entry = message.auditEntry;
+      if (!entry) continue;
+      await write(out, format === "csv" ? csvLine(csvRowOf(entry)) : `${JSON.stringify(entryJson(entry))}\n`);
+      progress.advance(entry.occurredAt ? timestampDate(entry.occurredAt) : undefined);
+    }
+    progress.finish();
+    if (out !== ctx.stdout) {
+      out.end();
+      await once(out, "finish");
+    }
+    return EXIT.ok;
+  },
+};
+
+function summaryLine(entry: AuditEntry): string {
+  const at = entry.occurredAt ? timestampDate(entry.occurredAt).toISOString() : "-";
+  return [at, AuditAction[entry.action], entry.result, entry.actorId, entry.objectId, entry.correlationId].join("  ");
+}

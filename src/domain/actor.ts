@@ -1,0 +1,18 @@
+/** Who does something, for the audit trail. */
+export interface Actor {
+  tenantId: string;
+  actorId: string;
+  requestId?: string;
+  /**
+   * What ties this step to its cause when that is not the request itself: the complete request a
+   * scan follows from, or `workflow:<id>/<run>` for a timer. Defaults to the request id.
+   */
+  correlationId?: string;
+}
+
+/** The correlation id an audit entry of this actor carries; the database fills it when neither is known. */
+export function correlationOf(actor: Actor): string | null {
+  return actor.correlationId ?? actor.requestId ?? null;
+}
+
+export const SYSTEM_ACTOR_ID = "system";

@@ -1,0 +1,36 @@
+import type { Interceptor } from "@connectrpc/connect";
+import { AppError } from "../../domain/errors.js";
+import { methodPermissions, publicServices } from "../permissions.js";
+import { auditedRefusals, type RefusalAuditor } from "../audited-refusals.js";
+import { principalKey, requestIdKey } from "../principal.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import type { TokenVerifier } from "../token-verifier.js";
+
+/**
+ * Verifies the bearer token and the method's permission. A refusal on an audited method (see
+ * audited-refusals.ts) is reported to `onRefused` before the caller hears it; a failure to record
+ * it is logged by the auditor and does not change the answer.
+ */
+export function authInterceptor(verify: TokenVerifier, onRefused?: RefusalAuditor): Interceptor {
+  return (next) => async (req) => {
+    if (publicServices.has(req.service.typeName)) return next(req);
+    const header = req.header.get("authorization") ?? "";
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw new AppError("UNAUTHENTICATED", "missing bearer token in the authorization header");
+    const principal = await verify(match[1]);
+    const permission = methodPermissions[`${req.service.typeName}/${req.method.name}`];
+    if (!permission || !principal.permissions.has(permission)) {
+      const method = `${req.service.typeName}/${req.method.name}`;
+      const action = auditedRefusals[method];
+      const objectId = !req.stream && (req.message as { objectId?: unknown }).objectId;
+      if (onRefused && action && typeof objectId === "string" && UUID.test(objectId)) {
+        const requestId = req.contextValues.get(requestIdKey) || undefined;
+        await onRefused({ tenantId: principal.tenantId, actorId: principal.actorId, requestId, objectId: objectId.toLowerCase(), action, reason: "PERMISSION_DENIED" });
+      }
+      throw new AppError("PERMISSION_DENIED", `permission ${permission ?? "(none defined)"} is required`);
+    }
+    req.contextValues.set(principalKey, principal);
+    return next(req);
+  };
+}

@@ -1,0 +1,21 @@
+import type { Interceptor } from "@connectrpc/connect";
+import type { Logger } from "pino";
+import { activeTraceId } from "../../observability/trace-ids.js";
+import { toConnectError } from "../errors.js";
+import { requestIdKey } from "../principal.js";
+
+/** Outermost: every error leaves as a ConnectError with a stable reason, and is logged once. */
+export function errorInterceptor(logger: Logger): Interceptor {
+  return (next) => async (req) => {
+    try {
+      return await next(req);
+    } catch (error) {
+      const connectError = toConnectError(error);
+      const requestId = req.contextValues.get(requestIdKey);
+      const log = { requestId, traceId: activeTraceId(), rpc: req.method.name, code: connectError.code, err: error };
+      if (connectError.code === 13) logger.error(log, "rpc failed");
+      else logger.info({ ...log, err: undefined, message: connectError.rawMessage }, "rpc refused");
+      throw connectError;
+    }
+  };
+}

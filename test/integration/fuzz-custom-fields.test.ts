@@ -1,0 +1,125 @@
+/**
+ * Request fuzzing of the custom field definition RPCs against the real server and database: random
+ * and boundary bodies over REST and typed random messages over gRPC answer a 200 or a client error,
+ * never a 5xx, and afterwards the tenant's rows are exactly those whose calls answered 200, as they
+ * answered them (no partial write), each with one audit row per write. The same calls without the
+ * database, and the integration calls (resolve, validate, parse filters), are fuzzed in memory by
+ * test/unit/rpc/fuzz-custom-fields.test.ts.
+ */
+import { Code } from "@connectrpc/connect";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { allowedGrpc, dateText, int32, protoValue, typedText } from "../support/fuzz/building-blocks.js";
+import { FIELD_KEYS, FIELD_TYPES, STRATEGIES, formulaish, fuzzDefinitionCalls, pattern, type DefinitionModel } from "../support/fuzz/custom-field-calls.js";
+import { clientsFor, rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { sql } from "../support/stack-access.js";
+
+async function expectDefinitionRows(tenant: string, model: Map<string, DefinitionModel>) {
+  const rows = await sql<any>("select * from custom_field_definitions where tenant_id = ?", [tenant]);
+  expect(rows.map((r) => r.id).sort()).toEqual([...model.keys()].sort());
+  const audits = await sql<any>("select definition_id, count(*)::int as n from custom_field_definition_audit where tenant_id = ? group by definition_id", [tenant]);
+  const auditCount = new Map(audits.map((a) => [a.definition_id, a.n]));
+  for (const row of rows) {
+    const m = model.get(row.id)!;
+    const expected = m.last;
+    expect(row.deleted_at !== null, row.id).toBe(m.deleted);
+    expect(auditCount.get(row.id), row.id).toBe(m.writes);
+    expect(
+      {
+        version: row.version - (m.deleted ? 1 : 0),
+        entityType: row.entity_type,
+        fieldKey: row.field_key,
+        fieldLabel: row.field_label,
+        fieldType: row.field_type.toLowerCase(),
+        description: row.description ?? undefined,
+        defaultValue: row.default_value ?? undefined,
+        computedFormula: row.computed_formula ?? undefined,
+        isActive: m.deleted ? expected.isActive : row.is_active,
+        displayOrder: row.display_order,
+      },
+      row.id,
+    ).toEqual({
+      version: expected.version,
+      entityType: expected.entityType,
+      fieldKey: expected.fieldKey,
+      fieldLabel: expected.fieldLabel,
+      fieldType: expected.fieldType,
+      description: expected.description,
+      defaultValue: expected.defaultValue,
+      computedFormula: expected.computedFormula,
+      isActive: expected.isActive,
+      displayOrder: expected.displayOrder,
+    });
+  }
+}
+
+describe("fuzzing the custom field definition RPCs", () => {
+  it("random create, update and delete calls never produce a 5xx, and leave exactly the rows that answered 200", async () => {
+    const tenant = uniqueTenant("fz-cf");
+    const token = await tokenFor(tenant);
+    const model = await fuzzDefinitionCalls(rest, token, 150);
+    expect(model.size, "some creates succeeded").toBeGreaterThan(0);
+    await expectDefinitionRows(tenant, model);
+    // What the API lists is what the model says is live and active.
+    for (const type of new Set([...model.values()].map((m) => m.last.entityType))) {
+      const listed = await rest("GET", `/api/v1/custom-fields/${type}`, { token });
+      const live = [...model.entries()].filter(([, m]) => !m.deleted && m.last.isActive && m.last.entityType === type).map(([id]) => id);
+      expect(listed.body.fieldDefinitions.map((d: any) => d.id).sort()).toEqual(live.sort());
+    }
+  });
+});
+
+describe("fuzzing over gRPC with typed random messages", () => {
+  it("field definitions: creates and updates answer OK or a client code; the rows are those that answered OK", async () => {
+    const tenant = uniqueTenant("fz-grpc");
+    const { fields } = clientsFor("grpc", await tokenFor(tenant));
+    const model = new Map<string, DefinitionModel>();
+    const rule = fc.record(
+      {
+        name: typedText,
+        priority: fc.double(),
+        when: fc.record({ operator: fc.constantFrom("AND", "OR", "xor"), conditions: fc.array(fc.record({ field: fc.constantFrom("entity.name", "user.id", "", "__proto__"), operator: fc.constantFrom("equals", "in", "exists", "bogus"), value: protoValue }), { maxLength: 2 }) }),
+        thenOutcome: fc.record({ required: fc.boolean(), defaultValue: protoValue }, { requiredKeys: [] }),
+      },
+      { requiredKeys: [] },
+    );
+    const fieldsArb = fc.record(
+      {
+        fieldLabel: fc.oneof(fc.constant("Label"), typedText),
+        description: typedText,
+        isRequired: fc.boolean(),
+        displayOrder: int32,
+        defaultStrategy: fc.constantFrom(...STRATEGIES),
+        defaultValue: typedText,
+        computedFormula: formulaish.filter((f) => f.length <= 1000),
+        defaultRules: fc.array(rule, { maxLength: 2 }),
+        validation: fc.record({ min: fc.double(), max: fc.double(), minLength: int32, maxLength: int32, pattern, enum: fc.array(typedText, { maxLength: 3 }), minDate: dateText, maxDate: dateText }, { requiredKeys: [] }),
+        uiConfig: fc.record({ placeholder: typedText, options: fc.array(fc.record({ label: typedText, value: fc.constantFrom("a", "b", "", "a") }), { maxLength: 3 }) }, { requiredKeys: [] }),
+        isActive: fc.boolean(),
+      },
+      { requiredKeys: [] },
+    );
+    const ids = () => [...model.keys()];
+    const action = fc.oneof(
+      fc.record({ kind: fc.constant("create" as const), entityType: fc.constantFrom("Customer", "Product", "bad"), fieldKey: fc.constantFrom(...FIELD_KEYS), fieldType: fc.constantFrom(...FIELD_TYPES), rest: fieldsArb }),
+      fc.record({ kind: fc.constant("update" as const), id: fc.oneof(fc.nat().map((n) => ids()[n % Math.max(ids().length, 1)] ?? "none"), typedText), expectedVersion: fc.option(fc.integer({ min: -1, max: 3 }), { nil: undefined }), fieldType: fc.option(fc.constantFrom(...FIELD_TYPES), { nil: undefined }), rest: fieldsArb }),
+    );
+    const outcome = allowedGrpc([Code.InvalidArgument, Code.AlreadyExists, Code.NotFound, Code.Aborted]);
+    await fc.assert(
+      fc.asyncProperty(action, async (a) => {
+        if (a.kind === "create") {
+          const res = await outcome(fields.createFieldDefinition({ entityType: a.entityType, fieldKey: a.fieldKey, fieldType: a.fieldType, ...a.rest }));
+          if (res.ok) model.set(res.value.fieldDefinition.id, { last: res.value.fieldDefinition, deleted: false, writes: 1 });
+        } else {
+          const res = await outcome(fields.updateFieldDefinition({ id: a.id, expectedVersion: a.expectedVersion, fieldType: a.fieldType, ...a.rest }));
+          if (res.ok) {
+            const m = model.get(a.id)!;
+            model.set(a.id, { last: res.value.fieldDefinition, deleted: false, writes: m.writes + 1 });
+          }
+        }
+      }),
+      { numRuns: 80 },
+    );
+    await expectDefinitionRows(tenant, model);
+  });
+});

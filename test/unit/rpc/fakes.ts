@@ -1,0 +1,146 @@
+/**
+ * In-memory fakes of the ports behind the RPC handlers that have none elsewhere (customers,
+ * webhook endpoints, the lifecycle client, readiness). Each keeps the rule of its real adapter
+ * that the API shows: every read scoped by tenant, versions checked on write, newest first.
+ * The SQL itself (and custom field filters, which compile to SQL) is the adapters' and is
+ * tested against PostgreSQL in test/integration.
+ */
+import type { AuditEntryView, AuditTrail } from "../../../src/app/audit/port.js";
+import type { Customer, CustomerChanges, CustomerListQuery, CustomerStorePort } from "../../../src/app/customers/port.js";
+import type { FileStorageDeps } from "../../../src/app/files/deps.js";
+import type { Readiness } from "../../../src/app/readiness.js";
+import type { NewWebhookEndpoint, WebhookEndpointChanges, WebhookEndpointStorePort } from "../../../src/app/webhooks/port.js";
+import type { Cursor } from "../../../src/domain/pagination.js";
+import type { WebhookEndpointView } from "../../../src/domain/webhooks/endpoint.js";
+import type { AuditQuery } from "../../../src/domain/audit/audit-query.js";
+import type { FakeObjects } from "../files/lifecycle/fakes.js";
+
+/** Newest first, then by id: the keyset order of every list. */
+function newestFirst<T extends { id: string }>(rows: T[], at: (row: T) => Date, after: Cursor | undefined, limit: number): T[] {
+  const time = (row: T) => at(row).getTime();
+  return rows
+    .filter((r) => !after || time(r) < after.at.getTime() || (time(r) === after.at.getTime() && r.id < after.id))
+    .sort((a, b) => time(b) - time(a) || b.id.localeCompare(a.id))
+    .slice(0, limit);
+}
+
+export class MemoryCustomerStore implements CustomerStorePort {
+  readonly rows = new Map<string, Customer>();
+  /** The last list query, as the use case compiled it: what the SQL adapter would receive. */
+  lastQuery?: CustomerListQuery;
+
+  async insert(customer: Customer) {
+    this.rows.set(customer.id, structuredClone(customer));
+  }
+  async find(tenantId: string, id: string) {
+    const row = this.rows.get(id);
+    return row?.tenantId === tenantId ? structuredClone(row) : undefined;
+  }
+  async update(tenantId: string, id: string, changes: CustomerChanges, at: Date) {
+    const row = await this.find(tenantId, id);
+    if (!row || (changes.expectedVersion !== undefined && changes.expectedVersion !== row.version)) return undefined;
+    const next: Customer = {
+      ...row,
+      name: changes.name ?? row.name,
+      email: changes.email ?? row.email,
+      customFields: { ...row.customFields, ...changes.customFields },
+      version: row.version + 1,
+      updatedAt: at,
+    };
+    this.rows.set(id, next);
+    return structuredClone(next);
+  }
+  /** Name and email only: custom field clauses are SQL (see lastQuery). */
+  async list(tenantId: string, query: CustomerListQuery, after: Cursor | undefined, limit: number) {
+    this.lastQuery = structuredClone(query);
+    const rows = [...this.rows.values()].filter(
+      (c) => c.tenantId === tenantId && (query.name === undefined || c.name === query.name) && (query.email === undefined || c.email === query.email),
+    );
+    return newestFirst(rows, (c) => c.createdAt, after, limit).map((c) => structuredClone(c));
+  }
+}
+
+export class MemoryWebhookEndpointStore implements WebhookEndpointStorePort {
+  readonly rows = new Map<string, WebhookEndpointView & { secret: string }>();
+
+  async insert(endpoint: NewWebhookEndpoint) {
+    const row = { ...endpoint, enabled: true, updatedAt: endpoint.createdAt };
+    this.rows.set(endpoint.id, row);
+    return this.view(row);
+  }
+  async find(tenantId: string, id: string) {
+    const row = this.rows.get(id);
+    return row?.tenantId === tenantId ? this.view(row) : undefined;
+  }
+  async list(tenantId: string, after: Cursor | undefined, limit: number) {
+    const rows = [...this.rows.values()].filter((r) => r.tenantId === tenantId);
+    return newestFirst(rows, (r) => r.createdAt, after, limit).map((r) => this.view(r));
+  }
+  async update(tenantId: string, id: string, changes: WebhookEndpointChanges, at: Date) {
+    const row = this.rows.get(id);
+    if (row?.tenantId !== tenantId) return undefined;
+    Object.assign(row, { ...changes, disabledReason: changes.disabledReason === null ? undefined : (changes.disabledReason ?? row.disabledReason), updatedAt: at });
+    return this.view(row);
+  }
+  async delete(tenantId: string, id: string) {
+    return this.rows.get(id)?.tenantId === tenantId && this.rows.delete(id);
+  }
+  private view({ secret: _secret, ...endpoint }: WebhookEndpointView & { secret: string }): WebhookEndpointView {
+    return structuredClone(endpoint);
+  }
+}
+
+type LifecyclePort = FileStorageDeps["lifecycle"];
+
+/** The Temporal side of the files use cases: records what it was asked; complete answers the row as it is. */
+export class FakeLifecycle implements LifecyclePort {
+  readonly calls: { method: string; objectId: string }[] = [];
+  constructor(private readonly current: (tenantId: string, objectId: string) => Promise<unknown>) {}
+
+  async start(ref: { objectId: string }) {
+    this.calls.push({ method: "start", objectId: ref.objectId });
+  }
+  async withdraw(ref: { objectId: string }) {
+    this.calls.push({ method: "withdraw", objectId: ref.objectId });
+  }
+  async retentionChanged(ref: { objectId: string }) {
+    this.calls.push({ method: "retentionChanged", objectId: ref.objectId });
+  }
+  async complete(ref: { tenantId: string; objectId: string }) {
+    this.calls.push({ method: "complete", objectId: ref.objectId });
+    return (await this.current(ref.tenantId, ref.objectId)) as never;
+  }
+}
+
+/** The audit trail as the files fake wrote it: an object's entries, oldest first (its own unit tests cover the search). */
+export class FakeAuditTrail implements AuditTrail {
+  constructor(private readonly objects: FakeObjects) {}
+
+  async search(tenantId: string, query: AuditQuery): Promise<AuditEntryView[]> {
+    const entries = this.objects.auditLog
+      .map((a, index): AuditEntryView => ({
+        id: `00000000-0000-7000-8000-${String(index).padStart(12, "0")}`,
+        objectId: a.objectId,
+        action: a.action,
+        actorId: a.actor.actorId,
+        requestId: a.actor.requestId ?? null,
+        correlationId: a.actor.correlationId ?? a.actor.requestId ?? "",
+        result: a.result ?? "SUCCESS",
+        details: a.details ?? null,
+        occurredAt: a.at,
+      }))
+      .filter((e) => this.objects.rows.get(e.objectId)?.tenantId === tenantId && (!query.filter.objectId || e.objectId === query.filter.objectId));
+    return (query.order === "newest_first" ? entries.reverse() : entries).slice(0, query.limit);
+  }
+  async objectExists(tenantId: string, objectId: string) {
+    return this.objects.rows.get(objectId)?.tenantId === tenantId;
+  }
+  async sessionsOf() {
+    return [];
+  }
+  async countByTenant() {
+    return new Map<string, number>();
+  }
+}
+
+export const allReady: Readiness = { check: async () => ({ ready: true, dependencies: {} }) };

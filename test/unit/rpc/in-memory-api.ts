@@ -1,0 +1,190 @@
+/**
+ * The API in memory, as connect-es tests itself: the real handlers, the real interceptors (error
+ * mapping, request ids, HS256 auth, protovalidate) and the real REST transcoder, wired as
+ * src/main/api.ts wires them, over in-memory fakes of the ports. Typed clients call it through
+ * `createRouterTransport` (the Connect protocol, serialized, no socket); REST calls go through the
+ * same `createRestHandler` the server mounts at /api/v1, with an in-memory request and response.
+ * What needs a real socket (gRPC, gRPC-Web, HTTP/2, the dispatcher) is tested in test/integration.
+ */
+import { Readable } from "node:stream";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { DescService } from "@bufbuild/protobuf";
+import { createClient, createRouterTransport, type Client, type ConnectRouter, type Interceptor, type Transport } from "@connectrpc/connect";
+import { pino } from "pino";
+import { v7 as uuidv7 } from "uuid";
+import { parseConfig } from "../../../src/config.js";
+import type { FileStorageDeps } from "../../../src/app/files/deps.js";
+import { recordRefusal } from "../../../src/app/files/record-refusal.js";
+import { inProcessCustomFields } from "../../../src/app/customfields/custom-fields-port.js";
+import type { CustomersDeps } from "../../../src/app/customers/deps.js";
+import type { WebhooksDeps } from "../../../src/app/webhooks/deps.js";
+import { createUrlGuard } from "../../../src/adapters/webhooks/url-guard.js";
+import { newWebhookSecret } from "../../../src/adapters/webhooks/webhook-signing.js";
+import { registerAuditService } from "../../../src/rpc/handlers/audit-service.js";
+import { registerCustomFieldsService } from "../../../src/rpc/handlers/custom-fields-service.js";
+import { registerCustomersService } from "../../../src/rpc/handlers/customers-service.js";
+import { registerFileStorageService } from "../../../src/rpc/handlers/file-storage-service.js";
+import { registerWebhookService } from "../../../src/rpc/handlers/webhook-service.js";
+import { registerHealthService } from "../../../src/rpc/health-service.js";
+import { authInterceptor } from "../../../src/rpc/interceptors/auth-interceptor.js";
+import { errorInterceptor } from "../../../src/rpc/interceptors/error-interceptor.js";
+import { requestIdInterceptor } from "../../../src/rpc/interceptors/request-id-interceptor.js";
+import { validationInterceptor } from "../../../src/rpc/interceptors/validation-interceptor.js";
+import { jsonWriteOptions } from "../../../src/rpc/json-options.js";
+import { jsonApiServices } from "../../../src/rpc/openapi/generate-openapi.js";
+import { createRestHandler } from "../../../src/rpc/rest/rest-handler.js";
+import { createTokenVerifier } from "../../../src/rpc/token-verifier.js";
+import { fakeDeps } from "../customfields-app/fakes.js";
+import { FakeObjects, FakeStorage } from "../files/lifecycle/fakes.js";
+import { tokenFor } from "../../support/tokens.js";
+import { allReady, FakeAuditTrail, FakeLifecycle, MemoryCustomerStore, MemoryWebhookEndpointStore } from "./fakes.js";
+
+/** Configuration as the server parses it, defaults included; no address in it is ever dialled. */
+const config = parseConfig({
+  DATABASE_URL: "postgres://unused.invalid/db",
+  STORAGE_ENDPOINT: "http://storage.invalid",
+  STORAGE_BUCKET: "bucket",
+  STORAGE_ACCESS_KEY: "unused",
+  STORAGE_SECRET_KEY: "unused",
+  TEMPORAL_ADDRESS: "temporal.invalid:7233",
+});
+
+const NOW = new Date("2026-03-01T12:00:00Z");
+
+interface RestResponse<T = any> {
+  status: number;
+  headers: Record<string, string>;
+  body: T;
+}
+
+interface RestCall {
+  token?: string;
+  body?: unknown;
+  /** Sent as is, instead of `body` as JSON. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+function bearer(token: string): Interceptor {
+  return (next) => (req) => {
+    req.header.set("authorization", `Bearer ${token}`);
+    return next(req);
+  };
+}
+
+/** An IncomingMessage as the REST handler reads it: url, method, headers and a body stream. */
+function incoming(method: string, path: string, headers: Record<string, string>, body?: string): IncomingMessage {
+  return Object.assign(Readable.from(body === undefined ? [] : [Buffer.from(body)]), { method, url: path, headers }) as unknown as IncomingMessage;
+}
+
+/** A ServerResponse that keeps what the handler wrote. */
+function recorder() {
+  const written = { status: 0, headers: {} as Record<string, string>, text: "" };
+  const res = {
+    writeHead(status: number, headers: Record<string, string> = {}) {
+      written.status = status;
+      for (const [name, value] of Object.entries(headers)) written.headers[name.toLowerCase()] = String(value);
+      return res;
+    },
+    end(chunk?: string) {
+      written.text += chunk ?? "";
+      return res;
+    },
+  };
+  return { res: res as unknown as ServerResponse, written };
+}
+
+/** A fresh API over empty fakes: one per test keeps tests independent. */
+export function inMemoryApi() {
+  const objects = new FakeObjects();
+  const storage = new FakeStorage();
+  const lifecycle = new FakeLifecycle((tenantId, objectId) => objects.findLive(tenantId, objectId));
+  const trail = new FakeAuditTrail(objects);
+  const files: FileStorageDeps = {
+    store: objects,
+    trail,
+    storage,
+    lifecycle,
+    storageConfig: config.storage,
+    retention: config.retention,
+    completeWaitTimeoutSeconds: config.completeWaitTimeoutSeconds,
+    now: () => NOW,
+    newId: () => uuidv7(),
+  };
+  const fields = fakeDeps(NOW);
+  const customerStore = new MemoryCustomerStore();
+  const customers: CustomersDeps = { store: customerStore, customFields: inProcessCustomFields(fields.deps), now: () => NOW, newId: () => uuidv7() };
+  const endpointStore = new MemoryWebhookEndpointStore();
+  const webhooks: WebhooksDeps = {
+    store: endpointStore,
+    // Private addresses allowed, as outside production: the guard then never resolves a host.
+    checkUrl: createUrlGuard({ allowPrivate: config.webhooks.allowPrivateUrls }),
+    newSecret: newWebhookSecret,
+    now: () => NOW,
+    newId: () => uuidv7(),
+  };
+
+  // As in src/main/api.ts: the same services, interceptors (in this order; tracing and metrics
+  // left out, they observe and do not answer) and router options.
+  const routes = (router: ConnectRouter) => {
+    registerHealthService(router, allReady);
+    registerFileStorageService(router, files);
+    registerAuditService(router, trail);
+    registerWebhookService(router, webhooks);
+    registerCustomFieldsService(router, fields.deps);
+    registerCustomersService(router, customers);
+  };
+  let requestIds = 0;
+  const interceptors: Interceptor[] = [
+    errorInterceptor(pino({ level: "silent" })),
+    requestIdInterceptor(() => `req-${++requestIds}`),
+    authInterceptor(createTokenVerifier(config.auth), (refusal) =>
+      recordRefusal(files, { tenantId: refusal.tenantId, actorId: refusal.actorId, requestId: refusal.requestId }, refusal.objectId, refusal.action, refusal.reason),
+    ),
+    validationInterceptor(),
+  ];
+  const router = { interceptors, readMaxBytes: config.maxRequestBodyBytes, jsonOptions: { ...jsonWriteOptions, ignoreUnknownFields: false } };
+  const restHandler = createRestHandler({
+    services: jsonApiServices,
+    transport: createRouterTransport(routes, { router }),
+    maxBodyBytes: config.maxRequestBodyBytes,
+    prefix: "/api/v1",
+  });
+
+  /** The in-memory Connect transport to the router, with the token as bearer when given. */
+  const transport = (token?: string): Transport =>
+    createRouterTransport(routes, { router, transport: { interceptors: token ? [bearer(token)] : [] } });
+
+  return {
+    objects,
+    storage,
+    lifecycle,
+    fields: fields.store,
+    customers: customerStore,
+    endpoints: endpointStore,
+    token: tokenFor,
+
+    transport,
+
+    /** A typed client over the in-memory transport. */
+    client<S extends DescService>(service: S, token?: string): Client<S> {
+      return createClient(service, transport(token));
+    },
+
+    /** One call of the JSON API, as fetch would make it to the server's /api/v1. */
+    async rest<T = any>(method: string, path: string, call: RestCall = {}): Promise<RestResponse<T>> {
+      const headers: Record<string, string> = { ...call.headers };
+      if (call.token) headers.authorization = `Bearer ${call.token}`;
+      let body = call.rawBody;
+      if (call.body !== undefined) {
+        body = JSON.stringify(call.body);
+        headers["content-type"] ??= "application/json";
+      }
+      const { res, written } = recorder();
+      await restHandler(incoming(method, path, headers, body), res);
+      return { status: written.status, headers: written.headers, body: written.text ? JSON.parse(written.text) : undefined };
+    },
+  };
+}
+
+export type InMemoryApi = ReturnType<typeof inMemoryApi>;
