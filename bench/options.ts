@@ -11,6 +11,8 @@ export interface BenchOptions {
   resolveSeconds: number;
   customers: number;
   filterRuns: number;
+  auditEntries: number;
+  auditRuns: number;
   /** "seed": rows inserted, workflows started as a retention change; "flow": the full upload flow. */
   timerMode: "seed" | "flow";
   timerObjects: number;
@@ -49,6 +51,8 @@ export function readOptions(env: Record<string, string | undefined>): BenchOptio
     resolveSeconds: int("BENCH_RESOLVE_SECONDS", 2),
     customers: int("BENCH_CUSTOMERS", 200_000),
     filterRuns: int("BENCH_FILTER_RUNS", 50),
+    auditEntries: int("BENCH_AUDIT_ENTRIES", 2_000_000),
+    auditRuns: int("BENCH_AUDIT_RUNS", 30),
     timerMode,
     timerObjects: int("BENCH_TIMER_OBJECTS", timerMode === "seed" ? 1_500 : 300),
     loadUploads: int("BENCH_LOAD_UPLOADS", 1_000),

@@ -18,6 +18,9 @@
  *   BENCH_RESOLVE_SECONDS=2           length of each resolveForCreate round
  *   BENCH_CUSTOMERS=200000            customers of the filter query (1000000: the issue's size)
  *   BENCH_FILTER_RUNS=50              runs of each filter query variant
+ *   BENCH_AUDIT_ENTRIES=2000000       audit entries of one tenant for the audit search group
+ *                                     (10000000: the issue's size, about 15 minutes to load here)
+ *   BENCH_AUDIT_RUNS=30               runs of each audit search variant
  *   BENCH_TIMER_MODE=seed             how the timers group makes its READY IMPORT_FILE objects:
  *                                     seed = rows inserted with one INSERT, an object in MinIO for
  *                                     each, workflows started as a retention change starts them
@@ -34,7 +37,7 @@
  *                                     8 MiB PDF at 16); the defaults take about 2-3 minutes
  *   BENCH_PEER_SEQUENTIAL=30          uploads-peers: sequential uploads per engine (complete-to-READY
  *                                     p50/p99 against tusd's final PATCH)
- *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, fields, filter, load,
+ *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, fields, filter, audit, load,
  *                                     uploads-peers, timers (without a stack group, no stack is started)
  *   BENCH_KEEP_DATA=1                 keep .bench-data/run-<pid> (logs) after the run
  *   BENCH_CPU_PROF=dir                run the API server and the worker with --cpu-prof: each writes
@@ -49,6 +52,7 @@ import { csvScan } from "./csv-scan.js";
 import { customFields } from "./custom-fields.js";
 import { dataPath } from "./data-path.js";
 import type { Figure } from "./figure.js";
+import { auditSearch } from "./audit-search.js";
 import { filterQuery } from "./filter-query.js";
 import { describeMachine, machineLine } from "./machine.js";
 import { readOptions, type BenchOptions } from "./options.js";
@@ -60,7 +64,7 @@ import { startBenchStack, type BenchStack } from "./stack.js";
 import { progress } from "./support.js";
 import { markdownTable, textTable } from "./table.js";
 
-const GROUPS: BenchGroup[] = [apiLatency, dataPath, scanLatency, csvScan, customFields, filterQuery, load, uploadsPeers, retentionTimers];
+const GROUPS: BenchGroup[] = [apiLatency, dataPath, scanLatency, csvScan, customFields, filterQuery, auditSearch, load, uploadsPeers, retentionTimers];
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(benchDir);
