@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { createRouterTransport, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
+import { createRouterTransport } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
 import { type Config, scanDeadlineSeconds } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -15,26 +15,17 @@ import type { FileStorageDeps } from "../app/files/deps.js";
 import { createMetrics } from "../observability/metrics.js";
 import { temporalClientInterceptors } from "../observability/temporal-tracing.js";
 import type { Tracing } from "../observability/tracing.js";
-import { registerHealthService } from "../rpc/health-service.js";
 import { startHttpServer, type RunningHttpServer } from "../rpc/http-server.js";
-import { authInterceptor } from "../rpc/interceptors/auth-interceptor.js";
-import { errorInterceptor } from "../rpc/interceptors/error-interceptor.js";
 import { metricsInterceptor } from "../rpc/interceptors/metrics-interceptor.js";
-import { requestIdInterceptor } from "../rpc/interceptors/request-id-interceptor.js";
 import { traceInterceptor } from "../rpc/interceptors/trace-interceptor.js";
-import { validationInterceptor } from "../rpc/interceptors/validation-interceptor.js";
-import { jsonWriteOptions } from "../rpc/json-options.js";
 import { metricsPage } from "../rpc/metrics-page.js";
 import { generateOpenApi, jsonApiServices, serializeOpenApi } from "../rpc/openapi/generate-openapi.js";
 import { createRestHandler } from "../rpc/rest/rest-handler.js";
 import { createTokenVerifier } from "../rpc/token-verifier.js";
-import { recordRefusal } from "../app/files/record-refusal.js";
-import { registerAuditService } from "../rpc/handlers/audit-service.js";
-import { registerFileStorageService } from "../rpc/handlers/file-storage-service.js";
+import { apiRouterOptions, apiRoutes, type ApiUseCases } from "../rpc/api-router.js";
 import { WebhookEndpointStore } from "../adapters/postgres/webhook-endpoint-store.js";
 import { createUrlGuard } from "../adapters/webhooks/url-guard.js";
 import { newWebhookSecret } from "../adapters/webhooks/webhook-signing.js";
-import { registerWebhookService } from "../rpc/handlers/webhook-service.js";
 import { createCustomFieldsModule } from "./custom-fields-module.js";
 import { createDemoPages } from "../demo/demo-pages.js";
 
@@ -75,19 +66,20 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     now: () => new Date(),
     newId: () => uuidv7(),
   };
-  const routes = (router: ConnectRouter) => {
-    registerHealthService(router, readiness);
-    registerFileStorageService(router, files);
-    registerAuditService(router, trail);
-    registerWebhookService(router, {
+  const useCases: ApiUseCases = {
+    readiness,
+    files,
+    webhooks: {
       store: new WebhookEndpointStore(orm),
       checkUrl: createUrlGuard({ allowPrivate: config.webhooks.allowPrivateUrls }),
       newSecret: newWebhookSecret,
       now: () => new Date(),
       newId: () => uuidv7(),
-    });
-    customFields.register(router);
+    },
+    customFields: customFields.customFields,
+    customers: customFields.customers,
   };
+  const routes = apiRoutes(useCases);
   const metrics = createMetrics({
     readStore: () => readStoreSnapshot(orm, scanDeadlineSeconds(config)),
     auditEntriesByTenant: () => trail.countByTenant(),
@@ -95,19 +87,13 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     onCollectError: (error) => logger.warn({ err: error }, "metrics: database gauges unavailable"),
   });
   const openApiJson = serializeOpenApi(generateOpenApi(jsonApiServices));
-  const interceptors: Interceptor[] = [
-    ...(tracing ? [traceInterceptor(tracing.tracer)] : []),
-    metricsInterceptor(metrics.rpc),
-    errorInterceptor(logger),
-    requestIdInterceptor(() => uuidv7()),
-    authInterceptor(createTokenVerifier(config.auth), (refusal) =>
-      recordRefusal(files, { tenantId: refusal.tenantId, actorId: refusal.actorId, requestId: refusal.requestId }, refusal.objectId, refusal.action, refusal.reason).catch(
-        (error: unknown) => logger.error({ err: error, refusal }, "audit: could not record a refused call"),
-      ),
-    ),
-    validationInterceptor(),
-  ];
-  const routerOptions = { interceptors, readMaxBytes: config.maxRequestBodyBytes, jsonOptions: { ...jsonWriteOptions, ignoreUnknownFields: false } };
+  const routerOptions = apiRouterOptions(useCases, {
+    logger,
+    verify: createTokenVerifier(config.auth),
+    newRequestId: () => uuidv7(),
+    maxRequestBodyBytes: config.maxRequestBodyBytes,
+    observers: [...(tracing ? [traceInterceptor(tracing.tracer)] : []), metricsInterceptor(metrics.rpc)],
+  });
   const connect = connectNodeAdapter({ routes, ...routerOptions });
   const rest = createRestHandler({
     services: jsonApiServices,

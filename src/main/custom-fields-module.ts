@@ -1,5 +1,4 @@
 import { createId } from "@paralleldrive/cuid2";
-import type { ConnectRouter } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { v7 as uuidv7 } from "uuid";
 import type { Config } from "../config.js";
@@ -14,11 +13,10 @@ import type { CustomFieldsDeps } from "../app/customfields/deps.js";
 import { inProcessCustomFields } from "../app/customfields/custom-fields-port.js";
 import type { KeyValueStore } from "../app/customfields/port.js";
 import type { CustomersDeps } from "../app/customers/deps.js";
-import { registerCustomFieldsService } from "../rpc/handlers/custom-fields-service.js";
-import { registerCustomersService } from "../rpc/handlers/customers-service.js";
 
 export interface CustomFieldsModule {
-  register(router: ConnectRouter): void;
+  customFields: CustomFieldsDeps;
+  customers: CustomersDeps;
   pingCache(): Promise<void>;
   /** Cache hits and misses of all tenants, for /metrics. */
   cacheTotals(): Promise<{ hits: number; misses: number }>;
@@ -50,10 +48,8 @@ export async function createCustomFieldsModule(config: Config, orm: MikroORM, lo
     newId: () => uuidv7(),
   };
   return {
-    register(router) {
-      registerCustomFieldsService(router, fields);
-      registerCustomersService(router, customers);
-    },
+    customFields: fields,
+    customers,
     pingCache: () => kv.ping(),
     cacheTotals: () => cache.totals(),
     close: () => kv.close(),

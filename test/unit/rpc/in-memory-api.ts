@@ -9,28 +9,17 @@
 import { Readable } from "node:stream";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DescService } from "@bufbuild/protobuf";
-import { createClient, createRouterTransport, type Client, type ConnectRouter, type Interceptor, type Transport } from "@connectrpc/connect";
+import { createClient, createRouterTransport, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
 import { pino } from "pino";
 import { v7 as uuidv7 } from "uuid";
 import { parseConfig } from "../../../src/config.js";
 import type { FileStorageDeps } from "../../../src/app/files/deps.js";
-import { recordRefusal } from "../../../src/app/files/record-refusal.js";
 import { inProcessCustomFields } from "../../../src/app/customfields/custom-fields-port.js";
 import type { CustomersDeps } from "../../../src/app/customers/deps.js";
 import type { WebhooksDeps } from "../../../src/app/webhooks/deps.js";
 import { createUrlGuard } from "../../../src/adapters/webhooks/url-guard.js";
 import { newWebhookSecret } from "../../../src/adapters/webhooks/webhook-signing.js";
-import { registerAuditService } from "../../../src/rpc/handlers/audit-service.js";
-import { registerCustomFieldsService } from "../../../src/rpc/handlers/custom-fields-service.js";
-import { registerCustomersService } from "../../../src/rpc/handlers/customers-service.js";
-import { registerFileStorageService } from "../../../src/rpc/handlers/file-storage-service.js";
-import { registerWebhookService } from "../../../src/rpc/handlers/webhook-service.js";
-import { registerHealthService } from "../../../src/rpc/health-service.js";
-import { authInterceptor } from "../../../src/rpc/interceptors/auth-interceptor.js";
-import { errorInterceptor } from "../../../src/rpc/interceptors/error-interceptor.js";
-import { requestIdInterceptor } from "../../../src/rpc/interceptors/request-id-interceptor.js";
-import { validationInterceptor } from "../../../src/rpc/interceptors/validation-interceptor.js";
-import { jsonWriteOptions } from "../../../src/rpc/json-options.js";
+import { apiRouterOptions, apiRoutes, type ApiUseCases } from "../../../src/rpc/api-router.js";
 import { jsonApiServices } from "../../../src/rpc/openapi/generate-openapi.js";
 import { createRestHandler } from "../../../src/rpc/rest/rest-handler.js";
 import { createTokenVerifier } from "../../../src/rpc/token-verifier.js";
@@ -124,26 +113,17 @@ export function inMemoryApi() {
     newId: () => uuidv7(),
   };
 
-  // As in src/main/api.ts: the same services, interceptors (in this order; tracing and metrics
-  // left out, they observe and do not answer) and router options.
-  const routes = (router: ConnectRouter) => {
-    registerHealthService(router, allReady);
-    registerFileStorageService(router, files);
-    registerAuditService(router, trail);
-    registerWebhookService(router, webhooks);
-    registerCustomFieldsService(router, fields.deps);
-    registerCustomersService(router, customers);
-  };
+  // The server's own composition: the same services, interceptors (tracing and metrics left out,
+  // they observe and do not answer) and router options.
+  const useCases: ApiUseCases = { readiness: allReady, files, webhooks, customFields: fields.deps, customers };
+  const routes = apiRoutes(useCases);
   let requestIds = 0;
-  const interceptors: Interceptor[] = [
-    errorInterceptor(pino({ level: "silent" })),
-    requestIdInterceptor(() => `req-${++requestIds}`),
-    authInterceptor(createTokenVerifier(config.auth), (refusal) =>
-      recordRefusal(files, { tenantId: refusal.tenantId, actorId: refusal.actorId, requestId: refusal.requestId }, refusal.objectId, refusal.action, refusal.reason),
-    ),
-    validationInterceptor(),
-  ];
-  const router = { interceptors, readMaxBytes: config.maxRequestBodyBytes, jsonOptions: { ...jsonWriteOptions, ignoreUnknownFields: false } };
+  const router = apiRouterOptions(useCases, {
+    logger: pino({ level: "silent" }),
+    verify: createTokenVerifier(config.auth),
+    newRequestId: () => `req-${++requestIds}`,
+    maxRequestBodyBytes: config.maxRequestBodyBytes,
+  });
   const restHandler = createRestHandler({
     services: jsonApiServices,
     transport: createRouterTransport(routes, { router }),

@@ -1,0 +1,71 @@
+import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import type { Readiness } from "../app/readiness.js";
+import type { CustomFieldsDeps } from "../app/customfields/deps.js";
+import type { CustomersDeps } from "../app/customers/deps.js";
+import type { FileStorageDeps } from "../app/files/deps.js";
+import { recordRefusal } from "../app/files/record-refusal.js";
+import type { WebhooksDeps } from "../app/webhooks/deps.js";
+import type { Logger } from "../logger.js";
+import { registerAuditService } from "./handlers/audit-service.js";
+import { registerCustomFieldsService } from "./handlers/custom-fields-service.js";
+import { registerCustomersService } from "./handlers/customers-service.js";
+import { registerFileStorageService } from "./handlers/file-storage-service.js";
+import { registerWebhookService } from "./handlers/webhook-service.js";
+import { registerHealthService } from "./health-service.js";
+import { authInterceptor } from "./interceptors/auth-interceptor.js";
+import { errorInterceptor } from "./interceptors/error-interceptor.js";
+import { requestIdInterceptor } from "./interceptors/request-id-interceptor.js";
+import { validationInterceptor } from "./interceptors/validation-interceptor.js";
+import { jsonWriteOptions } from "./json-options.js";
+import type { TokenVerifier } from "./token-verifier.js";
+
+/** The use cases every service of the API translates to. */
+export interface ApiUseCases {
+  readiness: Readiness;
+  files: FileStorageDeps;
+  webhooks: WebhooksDeps;
+  customFields: CustomFieldsDeps;
+  customers: CustomersDeps;
+}
+
+export interface ApiRouterSettings {
+  logger: Logger;
+  verify: TokenVerifier;
+  newRequestId(): string;
+  maxRequestBodyBytes: number;
+  /** Interceptors that only observe (tracing, metrics), outermost first. */
+  observers?: Interceptor[];
+}
+
+/** Every service of the API on one router: the server, the REST bridge and the in-memory tests share it. */
+export function apiRoutes(useCases: ApiUseCases): (router: ConnectRouter) => void {
+  return (router) => {
+    registerHealthService(router, useCases.readiness);
+    registerFileStorageService(router, useCases.files);
+    registerAuditService(router, useCases.files.trail);
+    registerWebhookService(router, useCases.webhooks);
+    registerCustomFieldsService(router, useCases.customFields);
+    registerCustomersService(router, useCases.customers);
+  };
+}
+
+/**
+ * The interceptors in their order (observers, errors, request id, auth, validation: auth needs
+ * the request id for the refusals it audits, validation runs only for callers allowed to call)
+ * and the router's limits and JSON options.
+ */
+export function apiRouterOptions(useCases: ApiUseCases, settings: ApiRouterSettings) {
+  const { logger } = settings;
+  const interceptors: Interceptor[] = [
+    ...(settings.observers ?? []),
+    errorInterceptor(logger),
+    requestIdInterceptor(settings.newRequestId),
+    authInterceptor(settings.verify, (refusal) =>
+      recordRefusal(useCases.files, { tenantId: refusal.tenantId, actorId: refusal.actorId, requestId: refusal.requestId }, refusal.objectId, refusal.action, refusal.reason).catch(
+        (error: unknown) => logger.error({ err: error, refusal }, "audit: could not record a refused call"),
+      ),
+    ),
+    validationInterceptor(),
+  ];
+  return { interceptors, readMaxBytes: settings.maxRequestBodyBytes, jsonOptions: { ...jsonWriteOptions, ignoreUnknownFields: false } };
+}
