@@ -126,6 +126,9 @@ describe("tenant-wide audit query", () => {
     expect((await search("filter.result=FAILURE")).auditEntries).toEqual([]);
     const future = new Date(Date.now() + 3_600_000).toISOString();
     expect((await search(`filter.occurredAfter=${future}`)).auditEntries).toEqual([]);
+    const completed = (await search(`filter.objectId=${ids[0]}&filter.actions=UPLOAD_COMPLETED`)).auditEntries[0];
+    const caused = await search(`filter.correlationId=${completed.requestId}&oldestFirst=true`);
+    expect(caused.auditEntries.map((e) => e.action)).toEqual(["UPLOAD_COMPLETED", "SCAN_PASSED"]);
     const all = await search("pageSize=500");
     expect(all.auditEntries.length).toBe(3 * 3 + 1);
     const times = all.auditEntries.map((e) => Date.parse(e.occurredAt));

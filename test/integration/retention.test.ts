@@ -27,7 +27,8 @@ async function waitForGone(token: string, objectId: string, timeoutMs: number) {
 
 describe("retention policies expire at their deadline and not before", () => {
   it("TEMP_UPLOAD_24H: an abandoned upload is removed by its workflow's timer", { timeout: 60_000 }, async () => {
-    const token = await tokenFor(uniqueTenant());
+    const tenant = uniqueTenant();
+    const token = await tokenFor(tenant);
     const started = await initiate(token, photo("abandoned"));
     const id = started.body.storedObject.id;
     await sleep(seconds("RETENTION_TEMP_UPLOAD_SECONDS") * 1000 - 3000);
@@ -35,6 +36,12 @@ describe("retention policies expire at their deadline and not before", () => {
     await waitForGone(token, id, 15_000);
     expect((await row(id)).delete_reason).toBe("EXPIRED");
     expect(await auditActions(id)).toEqual(["UPLOAD_INITIATED", "OBJECT_EXPIRED"]);
+    // The trail stays readable through the API, and the expiry names the timer's workflow run.
+    const audit = await rest("GET", `/api/v1/uploads/${id}/audit`, { token });
+    expect(audit.status).toBe(200);
+    const expired = audit.body.auditEntries.at(-1);
+    expect(expired).toMatchObject({ action: "OBJECT_EXPIRED", actorId: "system", result: "SUCCESS" });
+    expect(expired.correlationId).toMatch(new RegExp(`^workflow:${lifecycleWorkflowId(tenant, id)}/[0-9a-f-]{36}$`));
   });
 
   it("FAILED_UPLOAD_7D: a rejected file and its bytes are removed", async () => {
@@ -209,6 +216,11 @@ describe("the sweep", () => {
     expect(result.expired).toBeGreaterThanOrEqual(1);
     expect((await rest("GET", `/api/v1/uploads/${object.id}`, { token })).status).toBe(404);
     expect(await bucketObjectRemoved(object.storageKey)).toBe(true);
+    const expired = (await rest("GET", `/api/v1/uploads/${object.id}/audit`, { token })).body.auditEntries.at(-1);
+    expect(expired.action).toBe("OBJECT_EXPIRED");
+    // The sweep's run, not the (terminated) object workflow.
+    expect(expired.correlationId).toMatch(/^workflow:/);
+    expect(expired.correlationId).not.toContain(lifecycleWorkflowId(tenant, object.id));
   });
 });
 
