@@ -246,6 +246,14 @@ describe("export", () => {
     const expected = Array.from({ length: 1000 }, (_, i) => 1000 + i).filter((g) => g % 7 === 3).map((g) => `req-${g}`);
     expect(ids).toEqual(expected);
   });
+
+  it("exports nothing of another tenant", async () => {
+    const stranger = createClient(AuditService, transportFor("grpc", await tokenFor(uniqueTenant("audit-export-other"))));
+    const occurredAfter = timestampFromDate(start);
+    let count = 0;
+    for await (const _ of stranger.exportAuditEntries({ filter: { occurredAfter, ownerType: "Case", ownerId: "c-3" } })) count++;
+    expect(count).toBe(0);
+  });
 });
 
 describe("custom field definition audit", () => {

@@ -88,4 +88,30 @@ describe("npm run cli", () => {
     expect(watched.code, watched.stderr).toBe(0);
     expect(watched.stdout).toMatch(/status\s+READY/);
   });
+
+  it("searches and exports the audit trail as CSV and NDJSON, with a progress line", async () => {
+    const upload = await run("upload", file("avatar.png"), "--class", "USER_PROFILE_PHOTO", ...owner, "--wait", "--json");
+    expect(upload.code, upload.stderr).toBe(0);
+    const object = JSON.parse(upload.stdout);
+
+    const found = await run("audit", "search", "--object", object.id, "--oldest-first", "--json");
+    expect(found.code, found.stderr).toBe(0);
+    expect(JSON.parse(found.stdout).map((e: { action: string }) => e.action)).toEqual(["UPLOAD_INITIATED", "UPLOAD_COMPLETED", "SCAN_PASSED"]);
+
+    const csvExport = await run("audit", "export", "--object", object.id, "--format", "csv", "--out", file("audit.csv"));
+    expect(csvExport.code, csvExport.stderr).toBe(0);
+    expect(csvExport.stderr).toMatch(/audit export: 3 entries up to .* \(done\)/);
+    const rows = readFileSync(file("audit.csv"), "utf8").trim().split("\r\n");
+    expect(rows[0]).toBe("id,occurred_at,action,result,actor_id,request_id,correlation_id,object_id,object_class,owner_type,owner_id,details");
+    expect(rows.slice(1).map((r) => r.split(",")[2])).toEqual(["UPLOAD_INITIATED", "UPLOAD_COMPLETED", "SCAN_PASSED"]);
+
+    const ndjson = await run("audit", "export", "--object", object.id, "--action", "SCAN_PASSED");
+    expect(ndjson.code, ndjson.stderr).toBe(0);
+    const lines = ndjson.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines).toEqual([expect.objectContaining({ action: "SCAN_PASSED", objectId: object.id, objectClass: "USER_PROFILE_PHOTO" })]);
+
+    const bad = await run("audit", "export", "--format", "xml");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("expected ndjson or csv");
+  });
 });
