@@ -14,6 +14,8 @@ const ipv4Ranges: Range4[] = [
   [ipv4(192, 168, 0, 0), 16, "private"],
   [ipv4(100, 64, 0, 0), 10, "private"], // carrier-grade NAT, never a public service
   [ipv4(169, 254, 0, 0), 16, "link-local"], // includes cloud metadata services (169.254.169.254)
+  [ipv4(192, 0, 0, 0), 24, "reserved"], // IETF protocol assignments (DS-Lite, NAT64 discovery, ...)
+  [ipv4(198, 18, 0, 0), 15, "reserved"], // benchmarking networks, often internal test beds
   [ipv4(224, 0, 0, 0), 4, "multicast"],
   [ipv4(240, 0, 0, 0), 4, "reserved"], // includes the broadcast 255.255.255.255
 ];
@@ -71,6 +73,10 @@ function classifyIpv6(g: number[]): AddressKind {
   if (zeros(0, 6)) return classifyIpv4(embeddedIpv4(g[6]!, g[7]!));
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return classifyIpv4(embeddedIpv4(g[6]!, g[7]!));
   if (g[0] === 0x2002) return classifyIpv4(embeddedIpv4(g[1]!, g[2]!));
+  // NAT64 local-use prefixes (64:ff9b:1::/48) translate into the operator's own networks, and a
+  // Teredo address (2001::/32) tunnels to an IPv4 address of its own choosing: neither is public.
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return "private";
+  if (g[0] === 0x2001 && g[1] === 0) return "reserved";
   const first = g[0]!;
   if ((first & 0xfe00) === 0xfc00) return "private"; // unique local fc00::/7
   if ((first & 0xffc0) === 0xfe80) return "link-local"; // fe80::/10

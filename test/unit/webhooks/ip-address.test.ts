@@ -28,6 +28,14 @@ describe("classifyAddress: the ranges a webhook may not reach", () => {
     ["ff02::1", "multicast"],
     ["255.255.255.255", "reserved"],
     ["240.0.0.1", "reserved"],
+    ["192.0.0.1", "reserved"],
+    ["192.0.0.170", "reserved"],
+    ["198.18.0.1", "reserved"],
+    ["198.19.255.254", "reserved"],
+    ["64:ff9b:1::a00:1", "private"],
+    ["64:ff9b:1:ffff::808:808", "private"],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "reserved"],
+    ["2001::1", "reserved"],
   ];
   it.each(cases)("%s is %s", (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
@@ -48,7 +56,7 @@ describe("classifyAddress: the ranges a webhook may not reach", () => {
     expect(classifyAddress(address)).toBe(kind);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "172.15.255.255", "172.32.0.0", "192.169.0.1", "100.128.0.1", "169.255.0.1", "2606:4700:4700::1111", "2001:db8::1", "fe00::1"])(
+  it.each(["8.8.8.8", "1.1.1.1", "172.15.255.255", "172.32.0.0", "192.169.0.1", "100.128.0.1", "169.255.0.1", "192.0.1.1", "198.17.255.255", "198.20.0.1", "64:ff9b:2::1", "2001:1::1", "2606:4700:4700::1111", "2001:db8::1", "fe00::1"])(
     "%s is public",
     (address) => {
       expect(classifyAddress(address)).toBe("public");
