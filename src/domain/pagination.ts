@@ -1,4 +1,5 @@
 import { AppError } from "./errors.js";
+import { isUuid } from "./ids.js";
 
 /** AIP-158 page sizes: default 50, at most 500. */
 export function pageSizeOf(requested: number): number {
@@ -51,7 +52,6 @@ export function encodePageToken(cursor: Cursor, filterKey: string): string {
   return btoa(json).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function decodePageToken(token: string, filterKey: string): Cursor | undefined {
   if (!token) return undefined;
@@ -61,7 +61,7 @@ export function decodePageToken(token: string, filterKey: string): Cursor | unde
     // Only what encodePageToken can have written: a row id (every paged table has UUID ids) and
     // a time PostgreSQL reads back (toISOString writes years past 9999 as "+010000-...").
     const year = at.getUTCFullYear();
-    if (typeof json.i !== "string" || !UUID.test(json.i) || Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
+    if (typeof json.i !== "string" || !isUuid(json.i) || Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
       throw new Error("bad cursor");
     }
     if (json.f !== filterKey) throw new Error("token of another query");

@@ -19,7 +19,7 @@ interface AuditEntryRecord {
   owner_id: string | null;
 }
 
-export function toAuditEntryView(row: AuditEntryRecord): AuditEntryView {
+function toAuditEntryView(row: AuditEntryRecord): AuditEntryView {
   return {
     id: row.id,
     objectId: row.object_id,

@@ -1,10 +1,8 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { AppError } from "../../domain/errors.js";
 import { methodPermissions, publicServices } from "../permissions.js";
-import { auditedRefusals, type RefusalAuditor } from "../audited-refusals.js";
+import { auditedRefusal, type RefusalAuditor } from "../audited-refusals.js";
 import { principalKey, requestIdKey } from "../principal.js";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 import type { TokenVerifier } from "../token-verifier.js";
 
 /**
@@ -19,14 +17,13 @@ export function authInterceptor(verify: TokenVerifier, onRefused?: RefusalAudito
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw new AppError("UNAUTHENTICATED", "missing bearer token in the authorization header");
     const principal = await verify(match[1]);
-    const permission = methodPermissions[`${req.service.typeName}/${req.method.name}`];
+    const method = `${req.service.typeName}/${req.method.name}`;
+    const permission = methodPermissions[method];
     if (!permission || !principal.permissions.has(permission)) {
-      const method = `${req.service.typeName}/${req.method.name}`;
-      const action = auditedRefusals[method];
-      const objectId = !req.stream && (req.message as { objectId?: unknown }).objectId;
-      if (onRefused && action && typeof objectId === "string" && UUID.test(objectId)) {
+      const refusal = req.stream ? undefined : auditedRefusal(method, req.message);
+      if (onRefused && refusal) {
         const requestId = req.contextValues.get(requestIdKey) || undefined;
-        await onRefused({ tenantId: principal.tenantId, actorId: principal.actorId, requestId, objectId: objectId.toLowerCase(), action, reason: "PERMISSION_DENIED" });
+        await onRefused({ tenantId: principal.tenantId, actorId: principal.actorId, requestId, ...refusal, reason: "PERMISSION_DENIED" });
       }
       throw new AppError("PERMISSION_DENIED", `permission ${permission ?? "(none defined)"} is required`);
     }
