@@ -37,7 +37,7 @@
  *                                     8 MiB PDF at 16); the defaults take about 2-3 minutes
  *   BENCH_PEER_SEQUENTIAL=30          uploads-peers: sequential uploads per engine (complete-to-READY
  *                                     p50/p99 against tusd's final PATCH)
- *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, fields, filter, audit, load,
+ *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, limits, fields, filter, audit, load,
  *                                     uploads-peers, timers (without a stack group, no stack is started)
  *   BENCH_KEEP_DATA=1                 keep .bench-data/run-<pid> (logs) after the run
  *   BENCH_CPU_PROF=dir                run the API server and the worker with --cpu-prof: each writes
@@ -54,6 +54,7 @@ import { dataPath } from "./data-path.js";
 import type { Figure } from "./figure.js";
 import { auditSearch } from "./audit-search.js";
 import { filterQuery } from "./filter-query.js";
+import { limits } from "./limits.js";
 import { describeMachine, machineLine } from "./machine.js";
 import { readOptions, type BenchOptions } from "./options.js";
 import { retentionTimers } from "./retention-timers.js";
@@ -64,7 +65,7 @@ import { startBenchStack, type BenchStack } from "./stack.js";
 import { progress } from "./support.js";
 import { markdownTable, textTable } from "./table.js";
 
-const GROUPS: BenchGroup[] = [apiLatency, dataPath, scanLatency, csvScan, customFields, filterQuery, auditSearch, load, uploadsPeers, retentionTimers];
+const GROUPS: BenchGroup[] = [apiLatency, dataPath, scanLatency, csvScan, limits, customFields, filterQuery, auditSearch, load, uploadsPeers, retentionTimers];
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(benchDir);

@@ -51,7 +51,9 @@ export async function startBenchStack(root: string, overrides: Record<string, st
     const env: Record<string, string> = {
       ...clean,
       ...stack.env,
-      NODE_ENV: "test",
+      // The benchmarks sign development tokens, as `npm start` users do; metrics on any free port.
+      DEVELOPMENT_MODE: "true",
+      METRICS_PORT: "0",
       PORT: String(port),
       // The supervisor knows the worker is up from its "worker started" line, logged at info.
       LOG_LEVEL: "info",

@@ -3,6 +3,8 @@
  * (nothing third-party is committed):
  *  - google/api and google/rpc from `google-proto-files`;
  *  - grpc/health/v1 from `grpc-health-check`;
+ *  - grpc/reflection/v1 and v1alpha from `@grpc/reflection` (server reflection, for grpcurl and
+ *    `buf curl` without the proto files);
  *  - buf/validate/validate.proto, which no npm package ships as source: it is printed back from
  *    the descriptor embedded in `@bufbuild/protovalidate`. Only declarations are printed (no rule
  *    options): the generated code imports the real descriptor from that package
@@ -29,6 +31,11 @@ for (const file of ["google/api/annotations.proto", "google/api/http.proto", "go
 }
 mkdirSync(join(out, "grpc/health/v1"), { recursive: true });
 cpSync(join(packageDir("grpc-health-check"), "proto/health/v1/health.proto"), join(out, "grpc/health/v1/health.proto"));
+for (const version of ["v1", "v1alpha"]) {
+  mkdirSync(join(out, `grpc/reflection/${version}`), { recursive: true });
+  cpSync(join(packageDir("@grpc/reflection"), `build/proto/grpc/reflection/${version}/reflection.proto`), join(out, `grpc/reflection/${version}/reflection.proto`));
+}
+for (const file of ["google/rpc/status.proto"]) cpSync(join(googleProtos, file), join(out, file));
 mkdirSync(join(out, "buf/validate"), { recursive: true });
 writeFileSync(join(out, "buf/validate/validate.proto"), printProtoDeclarations(file_buf_validate_validate.proto));
 writeFileSync(

@@ -2,9 +2,16 @@
  * Configuration: read raw from the environment, then validated into one typed object that is
  * passed down. A bad value stops the process with one line naming the variable (docs/decisions.md).
  */
+import { createHash } from "node:crypto";
+
 export type Env = Record<string, string | undefined>;
 
 export const DEVELOPMENT_JWT_SECRET = "development-secret-do-not-use-in-production";
+/** The issuer and audience development tokens carry (src/rpc/dev-token.ts). */
+export const DEVELOPMENT_TOKEN_ISSUER = "files-and-fields-development";
+export const DEVELOPMENT_TOKEN_AUDIENCE = "files-and-fields-development";
+/** RFC 7518 §3.2: an HS256 key at least as long as the hash output. */
+const MIN_HS256_SECRET_BYTES = 32;
 
 export interface StorageConfig {
   endpoint: string;
@@ -18,6 +25,22 @@ export interface StorageConfig {
   maxFileSizeBytes: number;
   /** Where the bucket has S3 Object Lock, legal holds are mirrored onto bucket objects. */
   objectLock: boolean;
+  /** The S3 client gives up instead of hanging: on connecting, on the answer, on a silent socket. */
+  connectTimeoutSeconds: number;
+  requestTimeoutSeconds: number;
+  socketIdleTimeoutSeconds: number;
+  maxSockets: number;
+  maxAttempts: number;
+}
+
+/**
+ * Expression indexes of `indexed` custom fields: each one an index on a table all tenants share,
+ * so a tenant has only so many; the worker builds them one at a time (src/adapters/postgres/
+ * custom-field-index-builder.ts), looking for work every `buildIntervalSeconds`.
+ */
+export interface CustomFieldIndexConfig {
+  maxIndexedFieldsPerTenant: number;
+  buildIntervalSeconds: number;
 }
 
 export interface RetentionConfig {
@@ -26,6 +49,11 @@ export interface RetentionConfig {
   supersededSeconds: number;
   importArtifactSeconds: number;
   sweepIntervalSeconds: number;
+  /** Rows per sweep activity, and batches per phase and run: a run's bound is their product. */
+  sweepBatchSize: number;
+  sweepMaxBatches: number;
+  /** Sweep runs a storage delete may fail in before the sweep gives up on it (audited, gauged). */
+  storageDeleteMaxFailedRuns: number;
 }
 
 export interface WebhookConfig {
@@ -35,30 +63,126 @@ export interface WebhookConfig {
   retryInitialSeconds: number;
   retryTotalHours: number;
   requestTimeoutSeconds: number;
+  /** Endpoints one tenant may register; the next create is refused. */
+  maxEndpointsPerTenant: number;
+  /** Delivery workflows started and not yet ended per endpoint; the rest wait in the outbox. */
+  maxInFlightPerEndpoint: number;
+  /** Deliveries and the dispatcher run here, on a worker of their own, never beside scans. */
+  taskQueue: string;
+  maxConcurrentActivities: number;
+  maxConcurrentWorkflowTasks: number;
+  /** After a rotation, deliveries are signed with the old secret too for this long. */
+  secretOverlapSeconds: number;
+  secretKeys: WebhookSecretKeys;
+}
+
+/** AES-256-GCM keys of the secrets at rest: `current` encrypts, every one decrypts. */
+export interface WebhookSecretKeys {
+  current: Buffer;
+  previous: Buffer[];
+  /** No key was configured: the key derived from a constant is in use (development mode only). */
+  derived: boolean;
+}
+
+export interface AuthConfig {
+  jwksUrl?: string;
+  hs256Secret?: string;
+  /** `iss` and `aud` are checked when set; development mode sets them to the development token's. */
+  issuer?: string;
+  audience?: string;
+  /** Leeway for `exp` (always required) and `nbf` against clock drift between issuer and API. */
+  clockToleranceSeconds: number;
+}
+
+/** The listener of /metrics and the detailed /readyz: apart from the API port, loopback by default. */
+export interface MetricsConfig {
+  host: string;
+  /** 0: any free port (logged at start). */
+  port: number;
+}
+
+/**
+ * Bounds on the API's connections, so that slow or silent clients cannot hold them (slow-loris):
+ * src/rpc/http-server.ts applies them to HTTP/1.1 and HTTP/2 alike where both have the notion.
+ */
+export interface HttpLimitsConfig {
+  /** A connection that has not sent its first byte by then is closed. */
+  firstByteTimeoutSeconds: number;
+  /** HTTP/1.1: the request line and headers must have arrived by then. */
+  headersTimeoutSeconds: number;
+  /** The whole request (headers and body) must have arrived by then; answers may take longer. */
+  requestTimeoutSeconds: number;
+  /** HTTP/1.1: an idle keep-alive connection between calls. */
+  keepAliveTimeoutSeconds: number;
+  /** No byte either way while a call is open (a reader that stopped reading a stream). */
+  idleTimeoutSeconds: number;
+  maxConnections: number;
+  /** HTTP/1.1 header bytes; for HTTP/2 the SETTINGS_MAX_HEADER_LIST_SIZE. */
+  maxHeaderBytes: number;
+  http2: {
+    /** A session without open streams is closed (GOAWAY) after this long. */
+    sessionIdleTimeoutSeconds: number;
+    /** The client must acknowledge the server's SETTINGS by then (RFC 9113 §6.5.3). */
+    settingsTimeoutSeconds: number;
+    maxConcurrentStreams: number;
+    maxSessionMemoryMegabytes: number;
+  };
+}
+
+/** PostgreSQL: no statement or forgotten transaction holds a pooled connection for long. */
+export interface DatabaseLimitsConfig {
+  statementTimeoutSeconds: number;
+  idleInTransactionTimeoutSeconds: number;
 }
 
 export interface Config {
-  production: boolean;
+  /**
+   * DEVELOPMENT_MODE=true, the one switch for development shortcuts (the development HS256 secret,
+   * the demo pages and their token endpoint, private webhook URLs, FAULT_INJECTION, plain-http JWKS
+   * on loopback). Off by default; NODE_ENV changes nothing.
+   */
+  developmentMode: boolean;
   host: string;
   port: number;
+  metrics: MetricsConfig;
   logLevel: string;
   databaseUrl: string;
   storage: StorageConfig;
   temporal: { address: string; namespace: string; taskQueue: string; uiUrl?: string };
   redisUrl?: string;
-  auth: { jwksUrl?: string; hs256Secret?: string };
+  auth: AuthConfig;
   retention: RetentionConfig;
   customFieldsCacheTtlSeconds: number;
+  /** Bounds on tenants' patterns and formulas (src/domain/customfields/limits.ts has the same shape). */
+  customFieldLimits: CustomFieldLimitsConfig;
+  customFieldIndexes: CustomFieldIndexConfig;
   completeWaitTimeoutSeconds: number;
   /**
    * Scan limits: a worker that dies mid-scan is noticed after the heartbeat timeout. Images and
    * PDFs up to `inlineMaxBytes` are scanned inside complete (their checks read a bounded head
-   * and tail); the rest by the scan activity.
+   * and tail, or stream a file that size bounds); the rest by the scan activity. An XLSX whose
+   * parts declare more than `officeMaxUncompressedBytes` uncompressed, or more than
+   * `officeMaxExpansionRatio` times its own size, is refused (a ZIP bomb for the importer). An
+   * SVG larger than `svgMaxBytes`, nested deeper than `svgMaxDepth`, with more than
+   * `svgMaxElements` elements or with CSS longer than `svgMaxCssChars` in one style element or
+   * attribute is refused (its scan then stays linear, in short synchronous steps).
    */
-  scan: { timeoutSeconds: number; heartbeatTimeoutSeconds: number; inlineMaxBytes: number };
+  scan: {
+    timeoutSeconds: number;
+    heartbeatTimeoutSeconds: number;
+    inlineMaxBytes: number;
+    officeMaxExpansionRatio: number;
+    officeMaxUncompressedBytes: number;
+    svgMaxBytes: number;
+    svgMaxDepth: number;
+    svgMaxElements: number;
+    svgMaxCssChars: number;
+  };
   worker: WorkerConfig;
   maxRequestBodyBytes: number;
   shutdownGraceSeconds: number;
+  http: HttpLimitsConfig;
+  database: DatabaseLimitsConfig;
   webhooks: WebhookConfig;
   /** OTLP/HTTP endpoint for traces; tracing is off without it. */
   otlpEndpoint?: string;
@@ -67,7 +191,7 @@ export interface Config {
 export interface WorkerConfig {
   /** Whether this worker creates the retention-sweep and webhook-dispatch schedules. */
   schedules: boolean;
-  /** Test-only: fail each workflow task once after each lifecycle step (refused in production). */
+  /** Test-only: fail each workflow task once after each lifecycle step (development mode only). */
   faultInjection: boolean;
   maxCachedWorkflows?: number;
   /**
@@ -145,6 +269,11 @@ function parseStorage(env: Env): StorageConfig {
     presignDownloadExpirySeconds: integer(env, "STORAGE_PRESIGN_DOWNLOAD_EXPIRY_SECONDS", 900),
     maxFileSizeBytes: integer(env, "STORAGE_MAX_FILE_SIZE_BYTES", 52_428_800),
     objectLock: boolean(env, "STORAGE_OBJECT_LOCK", false),
+    connectTimeoutSeconds: integer(env, "STORAGE_CONNECT_TIMEOUT_SECONDS", 5),
+    requestTimeoutSeconds: integer(env, "STORAGE_REQUEST_TIMEOUT_SECONDS", 30),
+    socketIdleTimeoutSeconds: integer(env, "STORAGE_SOCKET_IDLE_TIMEOUT_SECONDS", 30),
+    maxSockets: integer(env, "STORAGE_MAX_SOCKETS", 50),
+    maxAttempts: integer(env, "STORAGE_MAX_ATTEMPTS", 2),
   };
 }
 
@@ -155,24 +284,56 @@ function parseRetention(env: Env): RetentionConfig {
     supersededSeconds: integer(env, "RETENTION_SUPERSEDED_SECONDS", 30 * 24 * 3600),
     importArtifactSeconds: integer(env, "RETENTION_IMPORT_ARTIFACT_SECONDS", 90 * 24 * 3600),
     sweepIntervalSeconds: integer(env, "SWEEP_INTERVAL_SECONDS", 3600),
+    sweepBatchSize: integer(env, "SWEEP_BATCH_SIZE", 100),
+    sweepMaxBatches: integer(env, "SWEEP_MAX_BATCHES", 100),
+    storageDeleteMaxFailedRuns: integer(env, "SWEEP_STORAGE_DELETE_MAX_FAILED_RUNS", 24),
   };
 }
 
-function parseAuth(env: Env, production: boolean): Config["auth"] {
-  const jwksUrl = optional(env, "AUTH_JWKS_URL");
-  const secret = optional(env, "AUTH_HS256_SECRET") ?? (production ? undefined : DEVELOPMENT_JWT_SECRET);
-  if (jwksUrl) url(env, "AUTH_JWKS_URL", jwksUrl, ["http:", "https:"]);
-  if (production && secret === DEVELOPMENT_JWT_SECRET) {
-    throw new ConfigError("AUTH_HS256_SECRET", "the development secret is refused when NODE_ENV=production");
-  }
-  if (!jwksUrl && !secret) throw new ConfigError("AUTH_JWKS_URL", "is required when NODE_ENV=production");
-  return { jwksUrl, hs256Secret: secret };
+/** The one place that decides whether development shortcuts are on (Config.developmentMode). */
+export function isDevelopmentMode(env: Env): boolean {
+  return boolean(env, "DEVELOPMENT_MODE", false);
 }
 
-function parseWorker(env: Env, production: boolean): WorkerConfig {
+const isLoopbackHost = (host: string) => host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+/** Keys fetched over plain http could be swapped by anyone on the path: https, bar a local test issuer. */
+function jwksUrl(env: Env, developmentMode: boolean): string | undefined {
+  const value = optional(env, "AUTH_JWKS_URL");
+  if (value === undefined) return undefined;
+  url(env, "AUTH_JWKS_URL", value, ["http:", "https:"]);
+  const parsed = new URL(value);
+  if (parsed.protocol === "http:" && !(developmentMode && isLoopbackHost(parsed.hostname))) {
+    throw new ConfigError("AUTH_JWKS_URL", "must use https: (http: only for a loopback host with DEVELOPMENT_MODE=true)");
+  }
+  return value;
+}
+
+/** Exported for the token tools (src/cli/dev-token-from-env.ts): they sign what the API verifies. */
+export function parseAuth(env: Env, developmentMode: boolean): AuthConfig {
+  const jwks = jwksUrl(env, developmentMode);
+  const secret = optional(env, "AUTH_HS256_SECRET") ?? (developmentMode && !jwks ? DEVELOPMENT_JWT_SECRET : undefined);
+  if (secret === DEVELOPMENT_JWT_SECRET && !developmentMode) {
+    throw new ConfigError("AUTH_HS256_SECRET", "the development secret is refused without DEVELOPMENT_MODE=true");
+  }
+  if (secret !== undefined && new TextEncoder().encode(secret).length < MIN_HS256_SECRET_BYTES) {
+    throw new ConfigError("AUTH_HS256_SECRET", `must be at least ${MIN_HS256_SECRET_BYTES} bytes`);
+  }
+  if (!jwks && !secret) throw new ConfigError("AUTH_JWKS_URL", "is required, or AUTH_HS256_SECRET (DEVELOPMENT_MODE=true uses a development secret)");
+  const developmentSecret = secret === DEVELOPMENT_JWT_SECRET;
+  return {
+    jwksUrl: jwks,
+    hs256Secret: secret,
+    issuer: optional(env, "AUTH_ISSUER") ?? (developmentSecret ? DEVELOPMENT_TOKEN_ISSUER : undefined),
+    audience: optional(env, "AUTH_AUDIENCE") ?? (developmentSecret ? DEVELOPMENT_TOKEN_AUDIENCE : undefined),
+    clockToleranceSeconds: integer(env, "AUTH_CLOCK_TOLERANCE_SECONDS", 30, 0),
+  };
+}
+
+function parseWorker(env: Env, developmentMode: boolean): WorkerConfig {
   const faults = optional(env, "FAULT_INJECTION");
   if (faults !== undefined && faults !== "workflow-tasks") throw new ConfigError("FAULT_INJECTION", `must be "workflow-tasks", got "${faults}"`);
-  if (faults && production) throw new ConfigError("FAULT_INJECTION", "is refused when NODE_ENV=production");
+  if (faults && !developmentMode) throw new ConfigError("FAULT_INJECTION", "is refused without DEVELOPMENT_MODE=true");
   const maybe = (name: string) => (optional(env, name) === undefined ? undefined : integer(env, name, 1));
   const workflowTasks = integer(env, "WORKER_MAX_CONCURRENT_WORKFLOW_TASKS", 8, 2);
   return {
@@ -185,24 +346,129 @@ function parseWorker(env: Env, production: boolean): WorkerConfig {
   };
 }
 
-function parseWebhooks(env: Env, production: boolean): WebhookConfig {
+function parseWebhooks(env: Env, developmentMode: boolean, mainTaskQueue: string): WebhookConfig {
   return {
-    allowPrivateUrls: boolean(env, "WEBHOOK_ALLOW_PRIVATE_URLS", !production),
+    allowPrivateUrls: boolean(env, "WEBHOOK_ALLOW_PRIVATE_URLS", developmentMode),
     dispatchIntervalSeconds: integer(env, "WEBHOOK_DISPATCH_INTERVAL_SECONDS", 5),
     retryInitialSeconds: integer(env, "WEBHOOK_RETRY_INITIAL_SECONDS", 30),
     retryTotalHours: integer(env, "WEBHOOK_RETRY_TOTAL_HOURS", 24),
     requestTimeoutSeconds: integer(env, "WEBHOOK_REQUEST_TIMEOUT_SECONDS", 10),
+    maxEndpointsPerTenant: integer(env, "WEBHOOK_MAX_ENDPOINTS_PER_TENANT", 10),
+    maxInFlightPerEndpoint: integer(env, "WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", 10),
+    taskQueue: optional(env, "WEBHOOK_TASK_QUEUE") ?? `${mainTaskQueue}-webhooks`,
+    maxConcurrentActivities: integer(env, "WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES", 20),
+    maxConcurrentWorkflowTasks: integer(env, "WEBHOOK_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS", 4, 2),
+    secretOverlapSeconds: integer(env, "WEBHOOK_SECRET_OVERLAP_SECONDS", 24 * 3600, 0),
+    secretKeys: parseWebhookSecretKeys(env, developmentMode),
   };
 }
 
+/** Development mode only: anyone with the source can decrypt what this key encrypted. */
+const DEVELOPMENT_WEBHOOK_SECRET_KEY = createHash("sha256").update("files-and-fields development webhook secret key").digest();
+
+function secretKey(name: string, raw: string): Buffer {
+  const key = Buffer.from(raw, "base64");
+  if (key.length !== 32 || key.toString("base64") !== raw) throw new ConfigError(name, "must be 32 bytes in base64 (openssl rand -base64 32)");
+  return key;
+}
+
+/**
+ * `WEBHOOK_SECRET_KEY` encrypts; `WEBHOOK_SECRET_PREVIOUS_KEYS` (comma-separated) still decrypt
+ * what was encrypted before the key was changed. Exported for `npm run migrate`.
+ */
+export function parseWebhookSecretKeys(env: Env, developmentMode: boolean): WebhookSecretKeys {
+  const raw = optional(env, "WEBHOOK_SECRET_KEY");
+  if (raw === undefined && !developmentMode) throw new ConfigError("WEBHOOK_SECRET_KEY", "is required (DEVELOPMENT_MODE=true uses a development key)");
+  const previous = (optional(env, "WEBHOOK_SECRET_PREVIOUS_KEYS") ?? "")
+    .split(",")
+    .map((k) => k.trim())
+    .filter((k) => k !== "")
+    .map((k) => secretKey("WEBHOOK_SECRET_PREVIOUS_KEYS", k));
+  if (raw === undefined) return { current: DEVELOPMENT_WEBHOOK_SECRET_KEY, previous, derived: true };
+  return { current: secretKey("WEBHOOK_SECRET_KEY", raw), previous, derived: false };
+}
+
+/** `completeWaitSeconds`: the longest quiet call (CompleteUpload waiting for its scan) must fit in the idle bound. */
+function parseHttpLimits(env: Env, completeWaitSeconds: number): HttpLimitsConfig {
+  const headersTimeoutSeconds = integer(env, "HTTP_HEADERS_TIMEOUT_SECONDS", 15);
+  const requestTimeoutSeconds = integer(env, "HTTP_REQUEST_TIMEOUT_SECONDS", 60);
+  if (requestTimeoutSeconds < headersTimeoutSeconds) throw new ConfigError("HTTP_REQUEST_TIMEOUT_SECONDS", "must be at least HTTP_HEADERS_TIMEOUT_SECONDS");
+  const idleTimeoutSeconds = integer(env, "HTTP_IDLE_TIMEOUT_SECONDS", 120);
+  if (idleTimeoutSeconds <= completeWaitSeconds) throw new ConfigError("HTTP_IDLE_TIMEOUT_SECONDS", "must be longer than COMPLETE_WAIT_TIMEOUT_SECONDS");
+  return {
+    firstByteTimeoutSeconds: integer(env, "HTTP_FIRST_BYTE_TIMEOUT_SECONDS", 10),
+    headersTimeoutSeconds,
+    requestTimeoutSeconds,
+    keepAliveTimeoutSeconds: integer(env, "HTTP_KEEP_ALIVE_TIMEOUT_SECONDS", 5),
+    idleTimeoutSeconds,
+    maxConnections: integer(env, "HTTP_MAX_CONNECTIONS", 4096),
+    maxHeaderBytes: integer(env, "HTTP_MAX_HEADER_BYTES", 16_384, 1024),
+    http2: {
+      sessionIdleTimeoutSeconds: integer(env, "HTTP2_SESSION_IDLE_TIMEOUT_SECONDS", 60),
+      settingsTimeoutSeconds: integer(env, "HTTP2_SETTINGS_TIMEOUT_SECONDS", 10),
+      maxConcurrentStreams: integer(env, "HTTP2_MAX_CONCURRENT_STREAMS", 100),
+      maxSessionMemoryMegabytes: integer(env, "HTTP2_MAX_SESSION_MEMORY_MB", 10),
+    },
+  };
+}
+
+function parseDatabaseLimits(env: Env): DatabaseLimitsConfig {
+  return {
+    statementTimeoutSeconds: integer(env, "DATABASE_STATEMENT_TIMEOUT_SECONDS", 30),
+    idleInTransactionTimeoutSeconds: integer(env, "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS", 60),
+  };
+}
+
+/**
+ * re2-wasm's heap is a fixed 16 MiB for the process (about 11.2 MiB free): one compilation at
+ * its peak plus the cache must leave room for RE2's matching caches. Costs are estimates of peak
+ * compile bytes (src/domain/customfields/pattern-cost.ts).
+ */
+export interface CustomFieldLimitsConfig {
+  patterns: {
+    maxLength: number;
+    maxCompileBytes: number;
+    cacheBytes: number;
+    cacheEntries: number;
+    tenantBytes: number;
+    tenantEntries: number;
+  };
+  formulas: { maxTextLength: number; maxSteps: number };
+}
+
+function parseCustomFieldLimits(env: Env): CustomFieldLimitsConfig {
+  const mib = 1024 * 1024;
+  const patterns = {
+    maxLength: integer(env, "PATTERN_MAX_LENGTH", 500),
+    maxCompileBytes: integer(env, "PATTERN_MAX_COMPILE_BYTES", mib),
+    cacheBytes: integer(env, "PATTERN_CACHE_BYTES", 6 * mib),
+    cacheEntries: integer(env, "PATTERN_CACHE_ENTRIES", 500),
+    tenantBytes: integer(env, "PATTERN_CACHE_TENANT_BYTES", 2 * mib),
+    tenantEntries: integer(env, "PATTERN_CACHE_TENANT_ENTRIES", 50),
+  };
+  if (patterns.tenantBytes > patterns.cacheBytes) {
+    throw new ConfigError("PATTERN_CACHE_TENANT_BYTES", "must not exceed PATTERN_CACHE_BYTES");
+  }
+  if (patterns.maxCompileBytes > patterns.tenantBytes) {
+    throw new ConfigError("PATTERN_MAX_COMPILE_BYTES", "must not exceed PATTERN_CACHE_TENANT_BYTES");
+  }
+  const formulas = {
+    maxTextLength: integer(env, "FORMULA_MAX_TEXT_LENGTH", 10_000),
+    maxSteps: integer(env, "FORMULA_MAX_STEPS", 100_000),
+  };
+  return { patterns, formulas };
+}
+
 export function parseConfig(env: Env): Config {
-  const production = env.NODE_ENV === "production";
+  const developmentMode = isDevelopmentMode(env);
   const redisUrl = optional(env, "REDIS_URL");
   const otlpEndpoint = optional(env, "OTEL_EXPORTER_OTLP_ENDPOINT");
+  const completeWaitTimeoutSeconds = integer(env, "COMPLETE_WAIT_TIMEOUT_SECONDS", 30);
   return {
-    production,
+    developmentMode,
     host: optional(env, "HOST") ?? "127.0.0.1",
     port: integer(env, "PORT", 8080, 0),
+    metrics: { host: optional(env, "METRICS_HOST") ?? "127.0.0.1", port: integer(env, "METRICS_PORT", 9464, 0) },
     logLevel: optional(env, "LOG_LEVEL") ?? "info",
     databaseUrl: url(env, "DATABASE_URL", required(env, "DATABASE_URL"), ["postgres:", "postgresql:"]),
     storage: parseStorage(env),
@@ -213,19 +479,32 @@ export function parseConfig(env: Env): Config {
       uiUrl: optional(env, "TEMPORAL_UI_URL"),
     },
     redisUrl: redisUrl ? url(env, "REDIS_URL", redisUrl, ["redis:", "rediss:"]) : undefined,
-    auth: parseAuth(env, production),
+    auth: parseAuth(env, developmentMode),
     retention: parseRetention(env),
     customFieldsCacheTtlSeconds: integer(env, "CUSTOM_FIELDS_CACHE_TTL_SECONDS", 3600),
-    completeWaitTimeoutSeconds: integer(env, "COMPLETE_WAIT_TIMEOUT_SECONDS", 30),
+    customFieldLimits: parseCustomFieldLimits(env),
+    customFieldIndexes: {
+      maxIndexedFieldsPerTenant: integer(env, "CUSTOM_FIELDS_MAX_INDEXED_FIELDS", 10, 0),
+      buildIntervalSeconds: integer(env, "CUSTOM_FIELD_INDEX_BUILD_INTERVAL_SECONDS", 5),
+    },
+    completeWaitTimeoutSeconds,
     scan: {
       timeoutSeconds: integer(env, "SCAN_TIMEOUT_SECONDS", 600),
       heartbeatTimeoutSeconds: integer(env, "SCAN_HEARTBEAT_TIMEOUT_SECONDS", 30),
       inlineMaxBytes: integer(env, "SCAN_INLINE_MAX_BYTES", 16 * 1024 * 1024, 0),
+      officeMaxExpansionRatio: integer(env, "SCAN_OFFICE_MAX_EXPANSION_RATIO", 100),
+      officeMaxUncompressedBytes: integer(env, "SCAN_OFFICE_MAX_UNCOMPRESSED_BYTES", 1024 * 1024 * 1024),
+      svgMaxBytes: integer(env, "SCAN_SVG_MAX_BYTES", 5 * 1024 * 1024),
+      svgMaxDepth: integer(env, "SCAN_SVG_MAX_DEPTH", 256),
+      svgMaxElements: integer(env, "SCAN_SVG_MAX_ELEMENTS", 100_000),
+      svgMaxCssChars: integer(env, "SCAN_SVG_MAX_CSS_CHARS", 128 * 1024),
     },
-    worker: parseWorker(env, production),
+    worker: parseWorker(env, developmentMode),
     maxRequestBodyBytes: integer(env, "MAX_REQUEST_BODY_BYTES", 1_048_576),
     shutdownGraceSeconds: integer(env, "SHUTDOWN_GRACE_SECONDS", 20),
-    webhooks: parseWebhooks(env, production),
+    http: parseHttpLimits(env, completeWaitTimeoutSeconds),
+    database: parseDatabaseLimits(env),
+    webhooks: parseWebhooks(env, developmentMode, optional(env, "TEMPORAL_TASK_QUEUE") ?? "file-storage"),
     otlpEndpoint: otlpEndpoint ? url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", otlpEndpoint, ["http:", "https:"]) : undefined,
   };
 }

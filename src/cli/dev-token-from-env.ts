@@ -1,9 +1,11 @@
 /**
- * Development tokens for command-line tools (`npm run token`, the CLI): the secret the API uses
- * (AUTH_HS256_SECRET, or the development secret), refused with NODE_ENV=production. The token
- * itself is the one the demo page signs (src/rpc/dev-token.ts).
+ * Development tokens for command-line tools (`npm run token`, the CLI): signed as an API in
+ * development mode verifies them (src/config.ts). With the development secret anyone may sign,
+ * since only a development-mode API accepts it; with a real AUTH_HS256_SECRET, only when
+ * DEVELOPMENT_MODE=true asks for it. The token itself is the one the demo page signs
+ * (src/rpc/dev-token.ts).
  */
-import { DEVELOPMENT_JWT_SECRET } from "../config.js";
+import { ConfigError, DEVELOPMENT_JWT_SECRET, isDevelopmentMode, parseAuth, type AuthConfig } from "../config.js";
 import { signDevelopmentToken } from "../rpc/dev-token.js";
 
 export interface DevTokenRequest {
@@ -17,12 +19,27 @@ export interface DevTokenRequest {
 
 export class DevTokenRefused extends Error {}
 
+function signing(env: NodeJS.ProcessEnv): { auth: AuthConfig; developmentMode: boolean } {
+  try {
+    return { auth: parseAuth(env, true), developmentMode: isDevelopmentMode(env) };
+  } catch (error) {
+    if (error instanceof ConfigError) throw new DevTokenRefused(`refusing to sign a development token: ${error.message}`);
+    throw error;
+  }
+}
+
 export async function signDevToken(request: DevTokenRequest, env: NodeJS.ProcessEnv): Promise<string> {
-  if (env.NODE_ENV === "production") throw new DevTokenRefused("refusing to sign development tokens with NODE_ENV=production");
-  return signDevelopmentToken(env.AUTH_HS256_SECRET || DEVELOPMENT_JWT_SECRET, {
+  const { auth, developmentMode } = signing(env);
+  if (!auth.hs256Secret) throw new DevTokenRefused("refusing to sign a development token: the API verifies JWKS tokens only (AUTH_JWKS_URL)");
+  if (auth.hs256Secret !== DEVELOPMENT_JWT_SECRET && !developmentMode) {
+    throw new DevTokenRefused("refusing to sign a development token with AUTH_HS256_SECRET without DEVELOPMENT_MODE=true");
+  }
+  return signDevelopmentToken(auth.hs256Secret, {
     tenant: request.tenant,
     user: request.user,
     perms: request.permissions,
     ttl: request.ttl,
+    issuer: auth.issuer,
+    audience: auth.audience,
   });
 }

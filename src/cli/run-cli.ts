@@ -46,8 +46,8 @@ ${commands}
 
 options of every command:
   --api URL        the API (default: $API_URL or http://127.0.0.1:8080)
-  --token JWT      bearer token (default: $TOKEN; outside production a development token
-                   for --tenant (tenant-dev) and --user (user-dev) is signed when absent)
+  --token JWT      bearer token (default: $TOKEN; else a development token as npm run token
+                   signs it, for --tenant (tenant-dev) and --user (user-dev))
   --json           print results as JSON
 exit codes: 0 done, 1 failed, 2 bad command line, 3 file rejected by the scan
 `;

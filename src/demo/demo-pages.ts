@@ -1,5 +1,5 @@
 /**
- * Serves the demo page (development only; startApi leaves it out with NODE_ENV=production):
+ * Serves the demo page (development only; startApi serves it only with DEVELOPMENT_MODE=true):
  * GET /demo, /demo/app.js (src/demo/app.ts bundled by esbuild at the first request) and
  * /demo/token (a development token, only when the server verifies the HS256 secret).
  */
@@ -13,6 +13,9 @@ import { signDevelopmentToken } from "../rpc/dev-token.js";
 export interface DemoPagesOptions {
   /** The server's HS256 secret; without it (JWKS only) /demo/token is not served. */
   hs256Secret?: string;
+  /** The server's AUTH_ISSUER / AUTH_AUDIENCE, which the tokens must carry. */
+  issuer?: string;
+  audience?: string;
   logger: Logger;
 }
 
@@ -47,7 +50,7 @@ function once(build: () => Promise<string>): () => Promise<string> {
 
 async function bundleApp(logger: Logger): Promise<string> {
   const started = performance.now();
-  // esbuild only in development (it comes with tsx); production never loads this module's pages.
+  // esbuild only in development (it comes with tsx); outside development mode these pages are not served.
   const { build } = await import("esbuild");
   const result = await build({
     entryPoints: [fileURLToPath(new URL("./app.ts", import.meta.url))],
@@ -84,7 +87,7 @@ export function createDemoPages(options: DemoPagesOptions): Record<string, Reque
       const tenant = url.searchParams.get("tenant") || "demo";
       const user = url.searchParams.get("user") || "demo-user";
       if (!NAME.test(tenant) || !NAME.test(user)) return send(res, 400, "text/plain", "tenant and user: 1-64 of A-Z a-z 0-9 _ . -\n");
-      const token = await signDevelopmentToken(secret, { tenant, user });
+      const token = await signDevelopmentToken(secret, { tenant, user, issuer: options.issuer, audience: options.audience });
       send(res, 200, "application/json", JSON.stringify({ token, tenant, user }));
     });
   }

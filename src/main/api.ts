@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { createRouterTransport } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
@@ -18,7 +19,7 @@ import type { Tracing } from "../observability/tracing.js";
 import { startHttpServer, type RunningHttpServer } from "../rpc/http-server.js";
 import { metricsInterceptor } from "../rpc/interceptors/metrics-interceptor.js";
 import { traceInterceptor } from "../rpc/interceptors/trace-interceptor.js";
-import { metricsPage } from "../rpc/metrics-page.js";
+import { startMetricsServer } from "../rpc/metrics-server.js";
 import { generateOpenApi, jsonApiServices, serializeOpenApi } from "../rpc/openapi/generate-openapi.js";
 import { createRestHandler } from "../rpc/rest/rest-handler.js";
 import { createTokenVerifier } from "../rpc/token-verifier.js";
@@ -26,11 +27,14 @@ import { apiRouterOptions, apiRoutes, type ApiUseCases } from "../rpc/api-router
 import { WebhookEndpointStore } from "../adapters/postgres/webhook-endpoint-store.js";
 import { createUrlGuard } from "../adapters/webhooks/url-guard.js";
 import { newWebhookSecret } from "../adapters/webhooks/webhook-signing.js";
+import { SecretCipher } from "../adapters/webhooks/secret-cipher.js";
 import { createCustomFieldsModule } from "./custom-fields-module.js";
 import { createDemoPages } from "../demo/demo-pages.js";
 
 export interface RunningApi {
   server: RunningHttpServer;
+  /** Where /metrics and the detailed /readyz are served (config.metrics). */
+  metricsAddress: AddressInfo;
   close(): Promise<void>;
 }
 
@@ -41,8 +45,10 @@ export const REST_PREFIX = "/api/v1";
  * process's (its owner shuts it down), for a span per RPC continued into the workflows.
  */
 export async function startApi(config: Config, logger: Logger, tracing?: Tracing): Promise<RunningApi> {
-  const orm = await openDatabase(config.databaseUrl);
-  const applied = await migrate(orm);
+  const orm = await openDatabase(config.databaseUrl, undefined, config.database);
+  const secretCipher = new SecretCipher(config.webhooks.secretKeys);
+  if (config.webhooks.secretKeys.derived) logger.warn("WEBHOOK_SECRET_KEY is not set: webhook secrets use the development key (development mode only)");
+  const applied = await migrate(orm, secretCipher);
   if (applied.length > 0) logger.info({ applied }, "migrations applied");
   const s3 = openS3ObjectStorage(config.storage);
   const { storage } = s3;
@@ -70,9 +76,10 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     readiness,
     files,
     webhooks: {
-      store: new WebhookEndpointStore(orm),
+      store: new WebhookEndpointStore(orm, secretCipher),
       checkUrl: createUrlGuard({ allowPrivate: config.webhooks.allowPrivateUrls }),
       newSecret: newWebhookSecret,
+      limits: config.webhooks,
       now: () => new Date(),
       newId: () => uuidv7(),
     },
@@ -101,6 +108,9 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     maxBodyBytes: config.maxRequestBodyBytes,
     prefix: REST_PREFIX,
   });
+  // Before the public port: once /readyz answers there, /metrics answers too.
+  const operational = await startMetricsServer({ ...config.metrics, registry: metrics.registry, readiness, logger });
+  logger.info({ address: `http://${operational.address.address}:${operational.address.port}` }, "metrics listening (/metrics, /readyz in full)");
   const server = await startHttpServer({
     host: config.host,
     port: config.port,
@@ -108,23 +118,24 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     readiness,
     newRequestId: () => uuidv7(),
     pages: {
-      "/metrics": metricsPage(metrics.registry),
       [`${REST_PREFIX}/openapi.json`]: (_req, res) => {
         (res as ServerResponse).writeHead(200, { "content-type": "application/json" });
         res.end(openApiJson);
       },
-      // The demo page and its development token: never in production.
-      ...(config.production ? {} : createDemoPages({ hs256Secret: config.auth.hs256Secret, logger })),
+      // The demo page and its development token: only when development mode is asked for.
+      ...(config.developmentMode ? createDemoPages({ ...config.auth, logger }) : {}),
     },
     restPrefix: REST_PREFIX,
+    limits: config.http,
     rest,
     connect,
   });
   logger.info({ address: `http://${server.address.address}:${server.address.port}` }, "api listening");
   return {
     server,
+    metricsAddress: operational.address,
     async close() {
-      await server.close(config.shutdownGraceSeconds * 1000);
+      await Promise.all([server.close(config.shutdownGraceSeconds * 1000), operational.close()]);
       await Promise.allSettled([orm.close(), lifecycle.close(), customFields.close(), s3.close()]);
     },
   };

@@ -5,7 +5,6 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { MemoryKeyValueStore } from "../adapters/cache/memory-key-value.js";
 import { RedisKeyValueStore } from "../adapters/cache/redis-key-value.js";
-import { CustomFieldIndexes } from "../adapters/postgres/custom-field-indexes.js";
 import { CustomerStore } from "../adapters/postgres/customer-store.js";
 import { FieldDefinitionStore } from "../adapters/postgres/field-definition-store.js";
 import { DefinitionCache } from "../app/customfields/definition-cache.js";
@@ -36,10 +35,11 @@ export async function createCustomFieldsModule(config: Config, orm: MikroORM, lo
   const fields: CustomFieldsDeps = {
     store: new FieldDefinitionStore(orm),
     cache,
-    indexes: new CustomFieldIndexes(orm),
+    maxIndexedFields: config.customFieldIndexes.maxIndexedFieldsPerTenant,
     now: () => new Date(),
     newId: () => createId(),
     warn,
+    limits: config.customFieldLimits,
   };
   const customers: CustomersDeps = {
     store: new CustomerStore(orm),

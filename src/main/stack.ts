@@ -1,7 +1,8 @@
 /**
  * `npm run stack`: starts PostgreSQL, MinIO and Temporal on loopback for whatever the
  * environment does not configure (data in ./.data, fixed default ports), prints where they are
- * and what to export, then runs until Ctrl-C / SIGTERM, which stops everything it started.
+ * and what to export (DEVELOPMENT_MODE=true included: a local stack is for development), then runs
+ * until Ctrl-C / SIGTERM, which stops everything it started.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,7 +45,8 @@ function report(stack: Stack): void {
   log("");
   log(`data: ${dataDir} (logs in ${path.join(dataDir, "logs")})`);
   log("environment for the API server and worker:");
-  for (const [name, value] of Object.entries(stack.env)) log(`export ${name}=${shellQuote(value)}`);
+  const exports = { DEVELOPMENT_MODE: process.env.DEVELOPMENT_MODE?.trim() || "true", ...stack.env };
+  for (const [name, value] of Object.entries(exports)) log(`export ${name}=${shellQuote(value)}`);
   log(`started in ${((Date.now() - startedAt) / 1000).toFixed(1)} s; Ctrl-C stops everything`);
   log("ready");
 }

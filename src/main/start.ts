@@ -2,13 +2,16 @@
  * `npm start`: everything the service needs on loopback. What the environment configures is
  * used; an embedded default is started for the rest (PostgreSQL, MinIO, Temporal dev server with
  * its UI; an in-process cache without REDIS_URL). Then migrations, the API and the worker.
- * Ctrl-C stops everything it started; a second start reuses `.data/`.
+ * Ctrl-C stops everything it started; a second start reuses `.data/`. It asks for development
+ * mode (DEVELOPMENT_MODE=true unless the environment says otherwise): the demo page, development
+ * tokens, webhooks to local receivers.
  */
 import path from "node:path";
 import { createLogger } from "../logger.js";
 import { loadStack } from "../stack/load-stack.js";
 import { startTracing } from "../observability/tracing.js";
 import { startApi } from "./api.js";
+import { warnIfDevelopmentMode } from "./development-mode.js";
 import { configOrExit, onShutdown } from "./fail-fast.js";
 import { startWorker } from "./worker-runtime.js";
 
@@ -27,14 +30,16 @@ const stack = await startStack({
   process.exit(1);
 });
 Object.assign(process.env, stack.env);
-const config = configOrExit({ ...process.env, ...stack.env });
+const config = configOrExit({ DEVELOPMENT_MODE: "true", ...process.env, ...stack.env });
 const logger = createLogger(config.logLevel, "files-and-fields");
+warnIfDevelopmentMode(config, logger);
 const tracing = startTracing({ serviceName: "files-and-fields", endpoint: config.otlpEndpoint });
 const api = await startApi(config, logger, tracing);
 const worker = await startWorker(config, logger, tracing);
 
 for (const component of stack.components) say(`${component.name}: ${component.address}`);
 say(`API: http://${config.host}:${api.server.address.port} (REST under /api/v1, gRPC and Connect on the same port)`);
+say(`metrics: http://${api.metricsAddress.address}:${api.metricsAddress.port}/metrics (and /readyz in full; loopback only by default)`);
 say("ready");
 
 onShutdown(async () => {

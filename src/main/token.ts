@@ -1,6 +1,7 @@
 /**
  * `npm run -s token -- --tenant T --user U --perm P1,P2` prints a development token signed with
- * the development secret (or AUTH_HS256_SECRET). Without --perm it grants every permission.
+ * the development secret (or AUTH_HS256_SECRET with DEVELOPMENT_MODE=true). Without --perm it
+ * grants every permission.
  */
 import { parseArgs } from "node:util";
 import { DevTokenRefused, signDevToken } from "../cli/dev-token-from-env.js";

@@ -1,4 +1,4 @@
-import { DefaultLogger, type LogEntry, type LogLevel, NativeConnection, Runtime, Worker } from "@temporalio/worker";
+import { bundleWorkflowCode, DefaultLogger, type LogEntry, type LogLevel, NativeConnection, Runtime, Worker } from "@temporalio/worker";
 import { type Config, scanDeadlineSeconds } from "../config.js";
 import type { Logger } from "../logger.js";
 import { openDatabase } from "../adapters/postgres/orm.js";
@@ -9,7 +9,8 @@ import { FaultInjector } from "../../workflows/activities/fault-injection.js";
 import { createLifecycleActivities } from "../../workflows/activities/lifecycle-activities.js";
 import { createSweepActivities } from "../../workflows/activities/sweep-activities.js";
 import { ensureSweepSchedule } from "../adapters/temporal/sweep-schedule.js";
-import { createWebhookWorker } from "./webhook-worker.js";
+import { createWebhookWorker, type SharedWorkerOptions } from "./webhook-worker.js";
+import { startCustomFieldIndexBuilder } from "./custom-field-index-worker.js";
 import { workflowBundlerOptions, workflowsPath } from "../adapters/temporal/workflow-bundle.js";
 import { temporalClientInterceptors, temporalWorkerTracing } from "../observability/temporal-tracing.js";
 import type { Tracing } from "../observability/tracing.js";
@@ -43,7 +44,7 @@ function installRuntime(logger: Logger, level: string): void {
  */
 export async function startWorker(config: Config, logger: Logger, tracing?: Tracing): Promise<RunningWorker> {
   installRuntime(logger, config.logLevel);
-  const orm = await openDatabase(config.databaseUrl);
+  const orm = await openDatabase(config.databaseUrl, undefined, config.database);
   const s3 = openS3ObjectStorage(config.storage);
   const { storage } = s3;
   const lifecycle = await LifecycleClient.connect(config, temporalClientInterceptors(tracing));
@@ -51,22 +52,36 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
   const now = () => new Date();
   if (config.worker.schedules) {
     await ensureSweepSchedule(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, config.retention.sweepIntervalSeconds, {
-      batchSize: 100,
-      maxBatches: 1000,
+      batchSize: config.retention.sweepBatchSize,
+      maxBatches: config.retention.sweepMaxBatches,
       orphanMinAgeSeconds: config.storage.presignUploadExpirySeconds,
     });
   }
-  const webhooks = await createWebhookWorker(config, orm);
+  const shared = await sharedWorkerOptions(tracing);
+  const webhooks = await createWebhookWorker(config, orm, shared);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    workflowsPath,
-    bundlerOptions: workflowBundlerOptions,
+    ...shared,
     activities: {
       ...createLifecycleActivities(
-        { objects, storage, retention: config.retention, inlineScanMaxBytes: config.scan.inlineMaxBytes, retentionChanged: (ref) => lifecycle.retentionChanged(ref), now },
+        {
+          objects,
+          storage,
+          retention: config.retention,
+          inlineScanMaxBytes: config.scan.inlineMaxBytes,
+          officeLimits: { maxExpansionRatio: config.scan.officeMaxExpansionRatio, maxUncompressedBytes: config.scan.officeMaxUncompressedBytes },
+          svgLimits: {
+            maxBytes: config.scan.svgMaxBytes,
+            maxDepth: config.scan.svgMaxDepth,
+            maxElements: config.scan.svgMaxElements,
+            maxCssChars: config.scan.svgMaxCssChars,
+          },
+          retentionChanged: (ref) => lifecycle.retentionChanged(ref),
+          now,
+        },
         config.worker.faultInjection ? new FaultInjector() : undefined,
       ),
       ...createSweepActivities({
@@ -75,6 +90,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
         workflowRunning: (ref) => lifecycle.isRunning(ref),
         redrive: (ref) => lifecycle.retentionChanged(ref),
         scanDeadlineSeconds: scanDeadlineSeconds(config),
+        storageDeleteMaxFailedRuns: config.retention.storageDeleteMaxFailedRuns,
         now,
       }),
       ...webhooks.activities,
@@ -84,18 +100,44 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
     maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,
     maxConcurrentLocalActivityExecutions: config.worker.maxConcurrentLocalActivityExecutions,
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivityTaskExecutions,
-    ...temporalWorkerTracing(tracing),
   });
   if (config.worker.faultInjection) logger.warn("FAULT_INJECTION=workflow-tasks: every lifecycle step fails its workflow task once");
-  logger.info({ taskQueue: config.temporal.taskQueue }, "worker started");
-  const done = worker.run().finally(async () => {
-    await Promise.allSettled([orm.close(), lifecycle.close(), webhooks.close(), connection.close(), s3.close()]);
+  logger.info({ taskQueue: config.temporal.taskQueue, webhookTaskQueue: config.webhooks.taskQueue }, "worker started");
+  if (config.webhooks.secretKeys.derived) logger.warn("WEBHOOK_SECRET_KEY is not set: webhook secrets use the development key (development mode only)");
+  // Either worker stopping (shutdown or a fatal error) stops the other.
+  const indexBuilder = await startCustomFieldIndexBuilder(config, logger);
+  const done = Promise.all([
+    worker.run().finally(() => stopWorker(webhooks.worker)),
+    webhooks.worker.run().finally(() => stopWorker(worker)),
+  ]).then(() => undefined).finally(async () => {
+    await Promise.allSettled([orm.close(), lifecycle.close(), webhooks.close(), indexBuilder.stop(), connection.close(), s3.close()]);
   });
   return {
     done,
     async stop() {
-      if (worker.getState() === "RUNNING") worker.shutdown();
+      stopWorker(worker);
+      stopWorker(webhooks.worker);
       await done;
     },
   };
+}
+
+function stopWorker(worker: Worker): void {
+  if (worker.getState() === "RUNNING") worker.shutdown();
+}
+
+/**
+ * One workflow bundle for both workers (bundling costs seconds of CPU at every start), with the
+ * tracing's workflow interceptors bundled in; the activity interceptors and sinks are per worker.
+ */
+async function sharedWorkerOptions(tracing: Tracing | undefined): Promise<SharedWorkerOptions> {
+  const { interceptors, sinks } = temporalWorkerTracing(tracing);
+  const { workflowModules, ...perWorker } = interceptors ?? {};
+  const workflowBundle = await bundleWorkflowCode({
+    workflowsPath,
+    workflowInterceptorModules: workflowModules,
+    webpackConfigHook: workflowBundlerOptions.webpackConfigHook,
+    logger: Runtime.instance().logger,
+  });
+  return { workflowBundle, interceptors: perWorker, ...(sinks ? { sinks } : {}) };
 }

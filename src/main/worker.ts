@@ -1,11 +1,13 @@
 /** The Temporal worker alone, configured by the environment (see README). */
 import { createLogger } from "../logger.js";
 import { startTracing } from "../observability/tracing.js";
+import { warnIfDevelopmentMode } from "./development-mode.js";
 import { configOrExit, onShutdown } from "./fail-fast.js";
 import { startWorker } from "./worker-runtime.js";
 
 const config = configOrExit();
 const logger = createLogger(config.logLevel, "worker");
+warnIfDevelopmentMode(config, logger);
 const tracing = startTracing({ serviceName: "files-and-fields-worker", endpoint: config.otlpEndpoint });
 const worker = await startWorker(config, logger, tracing);
 onShutdown(async () => {

@@ -59,6 +59,8 @@ export interface StoreSnapshot {
   scanSeconds: { quantile: number; seconds: number }[];
   webhookDeliveries: { status: string; count: number; attempts: number }[];
   scansOverdue: number;
+  /** Deleted rows whose storage delete failed in a sweep run: still retried, or given up on. */
+  storageDeletesFailing?: { state: "retrying" | "abandoned"; count: number }[];
 }
 
 /** A registry of its own per call: nothing is global, so tests and processes never share one. */
@@ -130,6 +132,10 @@ function registerStoreGauges(registry: Registry, read: () => Promise<StoreSnapsh
   });
   gauge("scans_overdue", "Objects still SCANNING past their scan deadline; the retention sweep re-drives their workflows", [], (g, s) => {
     g.set(s.scansOverdue);
+  });
+  gauge("storage_deletes_failing", "Deleted objects whose bucket object could not be removed: retried each sweep run, or abandoned after SWEEP_STORAGE_DELETE_MAX_FAILED_RUNS (an operator's turn)", ["state"], (g, s) => {
+    for (const state of ["retrying", "abandoned"]) g.set({ state }, 0);
+    for (const row of s.storageDeletesFailing ?? []) g.set({ state: row.state }, row.count);
   });
   gauge("scans_24h", "Scans that ended in the last 24 hours, by result, from PostgreSQL", ["result"], (g, s) => {
     for (const result of ["passed", "failed"]) g.set({ result }, 0);

@@ -12,6 +12,7 @@ import { registerCustomersService } from "./handlers/customers-service.js";
 import { registerFileStorageService } from "./handlers/file-storage-service.js";
 import { registerWebhookService } from "./handlers/webhook-service.js";
 import { registerHealthService } from "./health-service.js";
+import { registerReflectionService } from "./reflection-service.js";
 import { authInterceptor } from "./interceptors/auth-interceptor.js";
 import { errorInterceptor } from "./interceptors/error-interceptor.js";
 import { requestIdInterceptor } from "./interceptors/request-id-interceptor.js";
@@ -46,6 +47,7 @@ export function apiRoutes(useCases: ApiUseCases): (router: ConnectRouter) => voi
     registerWebhookService(router, useCases.webhooks);
     registerCustomFieldsService(router, useCases.customFields);
     registerCustomersService(router, useCases.customers);
+    registerReflectionService(router);
   };
 }
 

@@ -16,6 +16,7 @@ export const reasonCodes: Record<ErrorReason, Code> = {
   FILE_TOO_LARGE: Code.InvalidArgument,
   CONTENT_TYPE_NOT_ALLOWED: Code.InvalidArgument,
   INVALID_FILENAME: Code.InvalidArgument,
+  FILENAME_EXTENSION_MISMATCH: Code.InvalidArgument,
   UPLOAD_URL_EXPIRED: Code.InvalidArgument,
   UPLOAD_MISSING: Code.InvalidArgument,
   SIZE_MISMATCH: Code.InvalidArgument,
@@ -32,14 +33,19 @@ export const reasonCodes: Record<ErrorReason, Code> = {
   VERSION_CONFLICT: Code.Aborted,
   INVALID_FORMULA: Code.InvalidArgument,
   FORMULA_CYCLE: Code.InvalidArgument,
+  FORMULA_LIMIT_EXCEEDED: Code.InvalidArgument,
   UNSAFE_PATTERN: Code.InvalidArgument,
   INVALID_FILTER: Code.InvalidArgument,
   UNKNOWN_FILTER_FIELD: Code.InvalidArgument,
   UNKNOWN_FILTER_OPERATOR: Code.InvalidArgument,
   CUSTOM_FIELD_VALIDATION_FAILED: Code.InvalidArgument,
+  // Like the webhook endpoint limit: a retry cannot help, only unmarking or deleting a field does.
+  INDEXED_FIELD_LIMIT_REACHED: Code.FailedPrecondition,
   CUSTOMER_NOT_FOUND: Code.NotFound,
   WEBHOOK_ENDPOINT_NOT_FOUND: Code.NotFound,
   WEBHOOK_URL_NOT_ALLOWED: Code.InvalidArgument,
+  // Not ResourceExhausted: that says "retry later" (429), and only deleting an endpoint helps.
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: Code.FailedPrecondition,
   UNKNOWN_EVENT_TYPE: Code.InvalidArgument,
 };
 

@@ -3,7 +3,9 @@ import http2, { type Http2ServerRequest, type Http2ServerResponse, type Http2Ses
 import net, { type AddressInfo, type Socket } from "node:net";
 import type { Logger } from "pino";
 import type { Readiness } from "../app/readiness.js";
+import type { HttpLimitsConfig } from "../config.js";
 import { withTraceIdSlot, type TraceIdSlot } from "../observability/trace-ids.js";
+import { closeIfSilent, enforceHttp1Limits, enforceHttp2Limits, http1Options, http2Options } from "./connection-limits.js";
 
 type Req = IncomingMessage | Http2ServerRequest;
 type Res = ServerResponse | Http2ServerResponse;
@@ -15,11 +17,12 @@ export interface HttpServerOptions {
   logger: Logger;
   readiness: Readiness;
   newRequestId(): string;
-  /** Exact paths served before anything else (e.g. /metrics, /api/v1/openapi.json). */
+  /** Exact paths served before anything else (e.g. /api/v1/openapi.json). */
   pages?: Record<string, RequestHandler>;
   restPrefix: string;
   rest: RequestHandler;
   connect: RequestHandler;
+  limits: HttpLimitsConfig;
 }
 
 export interface RunningHttpServer {
@@ -34,6 +37,16 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 function writeJson(res: Res, status: number, body: unknown): void {
   (res as ServerResponse).writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
+}
+
+/**
+ * Ready or not, and nothing more: anyone can ask this port, and the dependencies' errors name
+ * internal hosts. They go to the log here, and in full to the metrics listener's /readyz.
+ */
+async function answerReadiness(options: HttpServerOptions, requestId: string, res: Res): Promise<void> {
+  const report = await options.readiness.check();
+  if (!report.ready) options.logger.warn({ requestId, dependencies: report.dependencies }, "not ready");
+  writeJson(res, report.ready ? 200 : 503, { status: report.ready ? "ready" : "not ready" });
 }
 
 /** Calls in flight; once draining, their responses close their connections (no keep-alive). */
@@ -69,10 +82,7 @@ function dispatcher(options: HttpServerOptions, inFlight: InFlight): RequestHand
     const path = (req.url ?? "/").split("?")[0];
     try {
       if (path === "/healthz") return writeJson(res, 200, { status: "ok" });
-      if (path === "/readyz") {
-        const report = await options.readiness.check();
-        return writeJson(res, report.ready ? 200 : 503, report);
-      }
+      if (path === "/readyz") return await answerReadiness(options, requestId, res);
       const page = options.pages?.[path];
       if (page) return await page(req, res);
       // The RPC's span starts below and ends before this request's log line: it notes its trace id here.
@@ -94,8 +104,9 @@ function dispatcher(options: HttpServerOptions, inFlight: InFlight): RequestHand
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const inFlight: InFlight = { count: 0, draining: false, responses: new Set() };
   const handle = dispatcher(options, inFlight);
-  const h1 = http.createServer((req, res) => void handle(req, res));
-  const h2 = http2.createServer({}, (req, res) => void handle(req, res));
+  const h1 = http.createServer(http1Options(options.limits), (req, res) => void handle(req, res));
+  const h2 = http2.createServer(http2Options(options.limits), (req, res) => void handle(req, res));
+  enforceHttp2Limits(h2, options.limits);
   const sockets = new Set<Socket>();
   const sessions = new Set<Http2Session>();
   h2.on("session", (session) => {
@@ -105,7 +116,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
+    const spoke = closeIfSilent(socket, options.limits);
     socket.once("data", (chunk) => {
+      spoke();
       socket.pause();
       socket.unshift(chunk);
       const target = chunk.subarray(0, 4).toString("latin1") === HTTP2_PREFACE_START ? h2 : h1;
@@ -117,6 +130,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  server.maxConnections = options.limits.maxConnections;
+  enforceHttp1Limits(h1, options.limits);
   return {
     address: server.address() as AddressInfo,
     async close(graceMs) {
@@ -124,7 +139,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       inFlight.draining = true;
       for (const res of inFlight.responses) closeAfterResponse(res);
       for (const session of sessions) session.close();
-      h1.closeIdleConnections();
+      h1.close();
       const deadline = Date.now() + graceMs;
       while (inFlight.count > 0 && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 50));

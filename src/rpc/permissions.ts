@@ -35,9 +35,10 @@ export const methodPermissions: Record<string, string> = {
   "filestorage.v1.WebhookService/GetWebhookEndpoint": "webhook_endpoint:MANAGE",
   "filestorage.v1.WebhookService/UpdateWebhookEndpoint": "webhook_endpoint:MANAGE",
   "filestorage.v1.WebhookService/DeleteWebhookEndpoint": "webhook_endpoint:MANAGE",
+  "filestorage.v1.WebhookService/RotateWebhookSecret": "webhook_endpoint:MANAGE",
 };
 
-/** Services anyone may call: health checks carry no tenant. */
-export const publicServices = new Set(["grpc.health.v1.Health"]);
+/** Services anyone may call: health checks and server reflection carry no tenant. */
+export const publicServices = new Set(["grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"]);
 
 export const allPermissions = [...new Set([...Object.values(methodPermissions), "webhook_endpoint:MANAGE"])].sort();

@@ -1,11 +1,12 @@
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
+import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyOptions } from "jose";
 import { AppError } from "../domain/errors.js";
+import type { AuthConfig } from "../config.js";
 import type { Principal } from "./principal.js";
 
-export interface TokenVerifierConfig {
-  jwksUrl?: string;
-  hs256Secret?: string;
-}
+export type TokenVerifierConfig = Pick<AuthConfig, "jwksUrl" | "hs256Secret" | "issuer" | "audience"> & {
+  /** 30 s when omitted. */
+  clockToleranceSeconds?: number;
+};
 
 export type TokenVerifier = (token: string) => Promise<Principal>;
 
@@ -19,15 +20,25 @@ function principalFromClaims(payload: JWTPayload): Principal {
   return { tenantId: tid, actorId: sub, permissions: new Set((perms as string[] | undefined) ?? []) };
 }
 
-/** JWKS (RS256/ES256) in production, a shared HS256 secret in development (docs/decisions.md). */
+/**
+ * JWKS (RS256/ES256), or a shared HS256 secret (docs/decisions.md). A token must expire (`exp`
+ * required: a leaked token without one would work forever) and, when configured, name this API's
+ * issuer and audience (a token minted for another service is refused).
+ */
 export function createTokenVerifier(config: TokenVerifierConfig): TokenVerifier {
   const jwks = config.jwksUrl ? createRemoteJWKSet(new URL(config.jwksUrl)) : undefined;
   const secret = config.hs256Secret ? new TextEncoder().encode(config.hs256Secret) : undefined;
+  const checks: JWTVerifyOptions = {
+    requiredClaims: ["exp"],
+    clockTolerance: config.clockToleranceSeconds ?? 30,
+    issuer: config.issuer,
+    audience: config.audience,
+  };
   return async (token) => {
     try {
       const { payload } = jwks
-        ? await jwtVerify(token, jwks, { algorithms: ["RS256", "ES256"] })
-        : await jwtVerify(token, secret!, { algorithms: ["HS256"] });
+        ? await jwtVerify(token, jwks, { ...checks, algorithms: ["RS256", "ES256"] })
+        : await jwtVerify(token, secret!, { ...checks, algorithms: ["HS256"] });
       return principalFromClaims(payload);
     } catch (error) {
       if (error instanceof AppError) throw error;

@@ -1,6 +1,7 @@
 /**
- * The Temporal CLI (which embeds the dev server), MinIO and tusd (the tus reference server, a
- * peer of the upload benchmark only) are Go programs. We use one already on PATH, else one built
+ * The Temporal CLI (which embeds the dev server), MinIO, tusd (the tus reference server, a
+ * peer of the upload benchmark only) and grpcurl (a third-party client of the interop tests) are
+ * Go programs. We use one already on PATH, else one built
  * earlier into `<projectRoot>/.tools/bin`, else build it from source: `go install` for temporal
  * and minio; tusd through a throwaway wrapper module (see TUSD below). Prebuilt binaries are never
  * downloaded: building from the Go module proxy is the only way that works on every machine this
@@ -12,13 +13,15 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { tailFile, type Log } from "./log-file.js";
 
-export type GoBinaryName = "temporal" | "minio" | "tusd";
+export type GoBinaryName = "temporal" | "minio" | "tusd" | "grpcurl";
 
 const MODULES: Record<Exclude<GoBinaryName, "tusd">, string> = {
   // Later tags of the CLI carry a `replace` directive in go.mod, which `go install pkg@version`
   // refuses; v1.5.1 is the newest that installs this way.
   temporal: "github.com/temporalio/cli/cmd/temporal@v1.5.1",
   minio: "github.com/minio/minio@latest",
+  // A gRPC client this project did not write, for the interop tests (server reflection).
+  grpcurl: "github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.4",
 };
 
 /**

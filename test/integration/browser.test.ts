@@ -1,7 +1,9 @@
 /**
  * The demo page and the browser uploader in real headless Chromium (Debian's /usr/bin/chromium
- * driven by playwright-core), against the suite's real API, MinIO and Temporal. The tests of the
- * first block share one page and run in order: the screenshot shows what they left on it.
+ * driven by playwright-core), against the suite's real MinIO and Temporal. The demo page is served
+ * only in development mode, so it comes from an API and worker of this file's own started with
+ * DEVELOPMENT_MODE=true (the suite's run in the safe mode). The tests of the first block share one
+ * page and run in order: the screenshot shows what they left on it.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +12,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
 import { exe, png } from "../fixtures/files/index.js";
-import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { startProcessPair, type ProcessPair } from "../support/process-pair.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 // What this machine needs: no sandbox (root in a container), no GPU, no background traffic.
@@ -33,6 +36,7 @@ async function launchChromium(): Promise<Browser> {
 }
 
 let browser: Browser;
+let demo: ProcessPair;
 const files = mkdtempSync(path.join(tmpdir(), "browser-test-"));
 
 function fixture(name: string, bytes: Uint8Array): string {
@@ -44,9 +48,11 @@ function fixture(name: string, bytes: Uint8Array): string {
 beforeAll(async () => {
   browser = await launchChromium();
   mkdirSync(IMAGES, { recursive: true });
-});
+  demo = await startProcessPair("demo", { DEVELOPMENT_MODE: "true" });
+}, 180_000);
 
 afterAll(async () => {
+  await demo?.supervisor.stopAll();
   await browser?.close();
   rmSync(files, { recursive: true, force: true });
 });
@@ -77,7 +83,7 @@ describe("the demo page", () => {
     page.on("request", (request) => {
       if (request.url().endsWith("/filestorage.v1.FileStorageService/InitiateUpload")) initiated.push(request.postData() ?? "");
     });
-    await page.goto(`${apiUrl()}/demo?tenant=${tenant}&user=alice`);
+    await page.goto(`${demo.baseUrl}/demo?tenant=${tenant}&user=alice`);
     await page.waitForFunction(() => (document.getElementById("token") as HTMLTextAreaElement).value.length > 0, undefined, { timeout: 20_000 });
     await page.fill("#ownerId", "demo-owner");
     await page.dispatchEvent("#ownerId", "change");
@@ -185,7 +191,7 @@ describe("the Temporal UI", () => {
     try {
       const page = await context.newPage();
       // Two uploads through the demo page of that tenant: one READY, one REJECTED.
-      await page.goto(`${apiUrl()}/demo?tenant=${tenant}&user=alice`);
+      await page.goto(`${demo.baseUrl}/demo?tenant=${tenant}&user=alice`);
       await page.waitForFunction(() => (document.getElementById("token") as HTMLTextAreaElement).value.length > 0);
       for (const [name, bytes, objectClass] of [["logo.png", png(32, 32), "COMPANY_LOGO"], ["invoice.png", exe(), "GENERAL_DOCUMENT"]] as const) {
         await page.selectOption("#objectClass", objectClass);

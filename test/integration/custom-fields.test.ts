@@ -9,7 +9,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "../../src/adapters/postgres/orm.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
-import { reasonOf } from "../support/errors.js";
+import { reasonOf, violationsOf } from "../support/errors.js";
 
 let orm: MikroORM;
 beforeAll(async () => {
@@ -189,5 +189,38 @@ describe("integration calls over the JSON API", () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.customFields).toEqual({ tier: "silver", region: "EU", score: 21, double_score: 42, since: "2024-02-03" });
+  });
+});
+
+describe("formula and pattern bounds over the JSON API", () => {
+  it("answers FORMULA_LIMIT_EXCEEDED on the field when a resolve's formulas would build too large a text", async () => {
+    const { tenant, token } = await setup();
+    const thirty = (name: string) => Array.from({ length: 30 }, () => name).join(" + ");
+    await createRest(token, { entityType: "Customer", fieldKey: "note", fieldLabel: "Note", fieldType: "string" });
+    await createRest(token, { entityType: "Customer", fieldKey: "echo", fieldLabel: "Echo", fieldType: "computed", computedFormula: thirty("note") });
+    await createRest(token, { entityType: "Customer", fieldKey: "echo_echo", fieldLabel: "Echo twice", fieldType: "computed", computedFormula: thirty("echo") });
+    // A reader may resolve: the bound holds for the least privileged caller.
+    const reader = await tokenFor(tenant, { perms: ["custom_field_definition:READ"] });
+    const res = await rest("POST", "/api/v1/custom-fields/Customer:resolve", {
+      token: reader,
+      body: { customFields: { note: "x".repeat(16 * 1024) } },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(reasonOf(res.body)).toBe("FORMULA_LIMIT_EXCEEDED");
+    expect(violationsOf(res.body)).toEqual(["customFields.echo"]);
+    const small = await rest("POST", "/api/v1/custom-fields/Customer:resolve", { token: reader, body: { customFields: { note: "ab" } } });
+    expect(small.status, JSON.stringify(small.body)).toBe(200);
+    expect(small.body.customFields.echo).toBe("ab".repeat(30));
+  });
+
+  it("refuses a pattern too costly to compile when the definition is saved", async () => {
+    const { token } = await setup();
+    const res = await rest("POST", "/api/v1/custom-fields", {
+      token,
+      body: { entityType: "Customer", fieldKey: "name", fieldLabel: "Name", fieldType: "string", validation: { pattern: "^\\p{L}{20}$" } },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(reasonOf(res.body)).toBe("UNSAFE_PATTERN");
+    expect(violationsOf(res.body)).toEqual(["validation.pattern"]);
   });
 });

@@ -3,7 +3,7 @@
  * ids on the HTTP dispatcher. Routing, authentication and bad input are specified in memory in
  * test/unit/rpc/ (rest-transcoding, authentication, error-mapping).
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { apiUrl, rest } from "../support/clients.js";
 
 describe("health", () => {
@@ -12,10 +12,22 @@ describe("health", () => {
     expect(res.status).toBe(200);
   });
 
-  it("answers /readyz 200 with every dependency reachable", async () => {
+  it("answers /readyz 200 with the status only: anyone can ask the public port", async () => {
     const res = await rest("GET", "/readyz");
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.dependencies).sort()).toEqual(["cache", "database", "storage", "temporal"]);
+    expect(res.body).toEqual({ status: "ready" });
+  });
+
+  it("gives every dependency's answer on the metrics listener's /readyz", async () => {
+    const res = await fetch(`http://127.0.0.1:${inject("stackEnv").METRICS_PORT}/readyz`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { ready: boolean; dependencies: Record<string, unknown> };
+    expect(body.ready).toBe(true);
+    expect(Object.keys(body.dependencies).sort()).toEqual(["cache", "database", "storage", "temporal"]);
+  });
+
+  it("serves no demo page and no development token outside development mode", async () => {
+    for (const page of ["/demo", "/demo/token?tenant=any"]) expect((await fetch(`${apiUrl()}${page}`)).status, page).toBe(404);
   });
 
   it("returns the request id it was given, or a new one", async () => {

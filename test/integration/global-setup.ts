@@ -1,9 +1,12 @@
 /**
  * One real stack for the integration suite: PostgreSQL, MinIO and the Temporal dev server on
  * free ports (never colliding with a running `npm start`), then the API server and the worker
- * as separate processes, exactly as they run in production. A small control endpoint lets a
- * test kill and restart the worker.
+ * as separate processes, exactly as they run in production: in the safe mode (no
+ * DEVELOPMENT_MODE; a random HS256 secret with an issuer and audience), private webhook URLs
+ * allowed explicitly for the tests' local receivers. A small control endpoint lets a test kill
+ * and restart the worker.
  */
+import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -29,7 +32,7 @@ export default async function setup(project: TestProject) {
   mkdirSync(dataDir, { recursive: true });
   const quiet = process.env.TEST_STACK_VERBOSE ? (line: string) => console.log(line) : () => undefined;
   const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|STORAGE_|TEMPORAL_|REDIS_URL|PORT$)/.test(k)),
+    Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|STORAGE_|TEMPORAL_|REDIS_URL|PORT$|DEVELOPMENT_MODE$|AUTH_|METRICS_)/.test(k)),
   );
   const { startStack } = await loadStack();
   stack = await startStack({ projectRoot: root, dataDir, env: clean, ports: "free", log: quiet });
@@ -40,6 +43,12 @@ export default async function setup(project: TestProject) {
     ...TEST_RETENTION,
     NODE_ENV: "test",
     PORT: String(port),
+    METRICS_PORT: String(await findFreePort()),
+    AUTH_HS256_SECRET: randomBytes(32).toString("base64url"),
+    AUTH_ISSUER: "https://issuer.integration.test",
+    AUTH_AUDIENCE: "files-and-fields-integration",
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString("base64"),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "info",
     TEMPORAL_TASK_QUEUE: `test-${process.pid}`,
     COMPLETE_WAIT_TIMEOUT_SECONDS: "20",
@@ -48,6 +57,12 @@ export default async function setup(project: TestProject) {
     SHUTDOWN_GRACE_SECONDS: "3",
     WEBHOOK_DISPATCH_INTERVAL_SECONDS: "1",
     WEBHOOK_RETRY_INITIAL_SECONDS: "1",
+    // Slow clients are cut off within seconds (test/integration/slow-clients.test.ts).
+    HTTP_FIRST_BYTE_TIMEOUT_SECONDS: "2",
+    HTTP_HEADERS_TIMEOUT_SECONDS: "3",
+    HTTP_REQUEST_TIMEOUT_SECONDS: "5",
+    HTTP2_SESSION_IDLE_TIMEOUT_SECONDS: "3",
+    CUSTOM_FIELD_INDEX_BUILD_INTERVAL_SECONDS: "1",
   };
   supervisor = new ProcessSupervisor(root, env, path.join(dataDir, "logs"));
   await supervisor.startApi();

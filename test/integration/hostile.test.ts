@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hostileFiles, pdf, png } from "../fixtures/files/index.js";
+import { hostileFiles, latin1, nestedSvg, pdf, png, text } from "../fixtures/files/index.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { initiate, put, uploadThrough } from "../support/uploads.js";
 
@@ -20,7 +20,7 @@ describe("hostile files through the real flow", () => {
   const sample = hostileFiles.filter((f, i) => i % 10 === 0 && f.bytes.length > 0 && classFor[f.contentType]);
   it.each(sample.map((f) => [f.name, f] as const))("rejects %s with its reason", async (_name, file) => {
     const object = await uploadThrough(await tokenFor(uniqueTenant()), {
-      objectClass: classFor[file.contentType],
+      objectClass: file.objectClass ?? classFor[file.contentType],
       contentType: file.contentType,
       bytes: file.bytes,
     });
@@ -167,5 +167,27 @@ describe("request fuzzing", () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("content findings through the REST API", () => {
+  it("keeps an import CSV with formula cells READY and shows csv_formula_cells; refuses a PDF with /JavaScript", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const flagged = await uploadThrough(token, { objectClass: "IMPORT_FILE", contentType: "text/csv", bytes: text("name,amount\nx,=cmd|' /C calc'!A0\n") });
+    expect(flagged.status).toBe("READY");
+    const read = await rest("GET", `/api/v1/uploads/${flagged.id}`, { token });
+    expect(read.body.storedObject.scanResult.checks).toContainEqual(expect.objectContaining({ name: "csv_formula_cells", passed: true, reason: "CSV_FORMULA_CELLS" }));
+    const script = await uploadThrough(token, { objectClass: "REPORT", contentType: "application/pdf", bytes: pdf({ embedded: latin1("<< /S /JavaScript /JS (app.alert(1)) >>") }) });
+    expect(script.status).toBe("REJECTED");
+    expect(script.scanResult.checks).toContainEqual(expect.objectContaining({ name: "pdf_active_content", passed: false, reason: "PDF_JAVASCRIPT" }));
+  });
+});
+
+describe("SVG parse cost through the real flow", () => {
+  it("rejects the 700 KB logo of 100 000 nested groups with SVG_TOO_DEEP (it used to pass after minutes of CPU)", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const object = await uploadThrough(token, { objectClass: "COMPANY_LOGO", contentType: "image/svg+xml", bytes: nestedSvg(100_000) });
+    expect(object.status).toBe("REJECTED");
+    expect(object.scanResult.checks).toContainEqual(expect.objectContaining({ name: "svg_safety", passed: false, reason: "SVG_TOO_DEEP" }));
   });
 });

@@ -16,7 +16,7 @@ import { sql, withTemporal } from "../support/stack-access.js";
 let pair: ProcessPair;
 
 beforeAll(async () => {
-  pair = await startProcessPair("faults", { FAULT_INJECTION: "workflow-tasks" });
+  pair = await startProcessPair("faults", { DEVELOPMENT_MODE: "true", FAULT_INJECTION: "workflow-tasks" });
 }, 180_000);
 
 afterAll(async () => {

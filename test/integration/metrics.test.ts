@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { exe, png } from "../fixtures/files/index.js";
 import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { sleep } from "../support/stack-access.js";
@@ -6,9 +6,12 @@ import { uploadThrough } from "../support/uploads.js";
 
 type Samples = Map<string, number>;
 
+/** The API's operational listener (METRICS_PORT, loopback), apart from its public port. */
+const metricsUrl = () => `http://127.0.0.1:${inject("stackEnv").METRICS_PORT}`;
+
 /** The Prometheus text format, as `name{label="value",...}` to value. */
 async function scrape(): Promise<{ samples: Samples; contentType: string | null }> {
-  const res = await fetch(`${apiUrl()}/metrics`);
+  const res = await fetch(`${metricsUrl()}/metrics`);
   expect(res.status).toBe(200);
   const samples: Samples = new Map();
   for (const line of (await res.text()).split("\n")) {
@@ -40,7 +43,15 @@ async function eventually(check: (samples: Samples) => boolean): Promise<Samples
 const FILES = "filestorage.v1.FileStorageService";
 
 describe("GET /metrics", () => {
-  it("serves the Prometheus text format without a token", async () => {
+  it("is not served on the public port: the gauges count every tenant's data", async () => {
+    for (const method of ["GET", "HEAD"]) {
+      const res = await fetch(`${apiUrl()}/metrics`, { method });
+      expect(res.status, method).toBe(404);
+      expect(await res.text()).not.toContain("audit_entries");
+    }
+  });
+
+  it("serves the Prometheus text format on the metrics listener", async () => {
     const { samples, contentType } = await scrape();
     expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(samples.has("process_cpu_user_seconds_total")).toBe(true);

@@ -113,6 +113,7 @@ describe("OpenTelemetry tracing with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
       {
         ...inject("stackEnv"),
         PORT: String(port),
+        METRICS_PORT: "0",
         TEMPORAL_TASK_QUEUE: `trace-${process.pid}`,
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
         OTEL_BSP_SCHEDULE_DELAY: "200",

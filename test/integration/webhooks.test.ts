@@ -2,13 +2,16 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { webhookWorkflowId } from "../../workflows/activities/webhook-types.js";
-import { png } from "../fixtures/files/index.js";
+import { encryptWebhookSecrets } from "../../src/adapters/postgres/webhook-secret-encryption.js";
+import { SecretCipher } from "../../src/adapters/webhooks/secret-cipher.js";
+import { parseWebhookSecretKeys } from "../../src/config.js";
+import { csv, png } from "../fixtures/files/index.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { control } from "../support/control.js";
 import { reasonOf } from "../support/errors.js";
-import { sleep, sql, withTemporal } from "../support/stack-access.js";
+import { sleep, sql, withDb, withTemporal } from "../support/stack-access.js";
 import { initiate, uploadThrough } from "../support/uploads.js";
 import { WebhookReceiver } from "../support/webhook-receiver.js";
 
@@ -302,6 +305,145 @@ describe("a worker killed during a delivery", () => {
       expect(new Set(target.received.map((r) => r.id))).toEqual(new Set([row.id]));
     } finally {
       await target.close();
+    }
+  });
+});
+
+describe("webhook quotas and secrets (issue #11)", () => {
+  it("refuses the endpoint past the tenant's limit with WEBHOOK_ENDPOINT_LIMIT_REACHED", async () => {
+    const token = await tokenFor(uniqueTenant("wh-cap"));
+    // WEBHOOK_MAX_ENDPOINTS_PER_TENANT: the default, 10.
+    const made = await Promise.all(Array.from({ length: 10 }, (_, i) => rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: `https://hooks.example.com/${i}` } })));
+    expect(made.map((r) => r.status)).toEqual(made.map(() => 200));
+    const over = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "https://hooks.example.com/over" } });
+    expect([over.status, over.body.code, reasonOf(over.body)]).toEqual([400, "failed_precondition", "WEBHOOK_ENDPOINT_LIMIT_REACHED"]);
+  });
+
+  it("stores the secret encrypted: the row holds no plain secret", async () => {
+    const token = await tokenFor(uniqueTenant("wh-enc"));
+    const created = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "https://hooks.example.com/enc" } });
+    const secret: string = created.body.secret;
+    const [row] = await sql<any>("select * from webhook_endpoints where id = ?", [created.body.webhookEndpoint.id]);
+    expect(row.secret).toBeNull();
+    expect(row.secret_ciphertext).toMatch(/^v1\.[0-9a-f]{16}\./);
+    const everything = JSON.stringify(row);
+    for (const leak of [secret, secret.slice(6), Buffer.from(secret.slice(6), "base64").toString("hex")]) expect(everything).not.toContain(leak);
+  });
+
+  it("migrate encrypts a plain secret left from before 0005 and clears it; deliveries still verify with that secret", async () => {
+    const token = await tokenFor(uniqueTenant("wh-plain"));
+    const target = await receiver();
+    const endpoint = await subscribe(token, target, ["upload.initiated"]);
+    await sql("update webhook_endpoints set secret = ?, secret_ciphertext = null where id = ?", [target.secret, endpoint.id]);
+    const keys = parseWebhookSecretKeys(inject("stackEnv"), false);
+    const written = await withDb((orm) => encryptWebhookSecrets(orm.em.fork(), new SecretCipher(keys)));
+    expect(written).toBeGreaterThanOrEqual(1);
+    const [row] = await sql<any>("select secret, secret_ciphertext from webhook_endpoints where id = ?", [endpoint.id]);
+    expect(row.secret).toBeNull();
+    expect(row.secret_ciphertext).toMatch(/^v1\./);
+    expect(row.secret_ciphertext).not.toContain(target.secret.slice(6));
+    await initiate(token, document("plain"));
+    const [got] = await target.waitFor((r) => r.length >= 1);
+    expect(got!.verifyError).toBeUndefined();
+  });
+
+  it("a rotation answers a new secret; during the overlap each delivery verifies with the old and with the new one; audited", async () => {
+    const token = await tokenFor(uniqueTenant("wh-rot"));
+    const target = await receiver();
+    const endpoint = await subscribe(token, target, ["upload.initiated"]);
+    const old = target.secret;
+    const rotated = await rest("POST", `/api/v1/webhook-endpoints/${endpoint.id}:rotate-secret`, { token });
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    const fresh: string = rotated.body.secret;
+    expect(fresh).toMatch(/^whsec_/);
+    expect(fresh).not.toBe(old);
+    expect(Date.parse(rotated.body.webhookEndpoint.previousSecretExpiresAt)).toBeGreaterThan(Date.now() + 23 * 3600 * 1000);
+
+    // The receiver still knows only the old secret: it verifies. Then the new one verifies the same request.
+    const capturing = await WebhookReceiver.start();
+    receivers.push(capturing);
+    capturing.secret = old;
+    await rest("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { token, body: { url: capturing.url } });
+    await initiate(token, document("rotated"));
+    const [got] = await capturing.waitFor((r) => r.length >= 1);
+    expect(got!.verifyError).toBeUndefined();
+    await waitForDelivery(endpoint.id, "DELIVERED");
+    const [endpointRow] = await sql<any>("select secret_ciphertext, previous_secret_ciphertext from webhook_endpoints where id = ?", [endpoint.id]);
+    expect(endpointRow.previous_secret_ciphertext).toMatch(/^v1\./);
+    expect(got!.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+    expect(new Webhook(fresh).verify(got!.body, got!.headers)).toEqual(got!.payload);
+    expect(new Webhook(old).verify(got!.body, got!.headers)).toEqual(got!.payload);
+    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 9).toString("base64")}`).verify(got!.body, got!.headers)).toThrow();
+
+    const audit = await sql<any>("select * from webhook_endpoint_audit where endpoint_id = ?", [endpoint.id]);
+    expect(audit).toEqual([expect.objectContaining({ action: "SECRET_ROTATED", actor_id: "user-1" })]);
+    expect(JSON.stringify(audit)).not.toContain("whsec_");
+  });
+});
+
+/** Answers nothing until closed; counts the requests it holds open right now. */
+async function hangingReceiver() {
+  const state = { open: 0, total: 0 };
+  const server = createServer((req) => {
+    state.open++;
+    state.total++;
+    req.socket.once("close", () => state.open--);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hang`;
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { state, url, close };
+}
+
+describe("deliveries on their own task queue", () => {
+  it("with many deliveries hanging in flight, a fresh upload that needs the scan activity still reaches READY; each endpoint holds at most its bound", { timeout: 240_000 }, async () => {
+    const token = await tokenFor(uniqueTenant("wh-hang"));
+    const hanging = await hangingReceiver();
+    try {
+      const endpoints: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: `${hanging.url}/${i}` } });
+        expect(created.status, JSON.stringify(created.body)).toBe(200);
+        endpoints.push(created.body.webhookEndpoint.id);
+      }
+      // 12 events x 3 endpoints: more deliveries than the main queue's 20 activity slots.
+      for (let i = 0; i < 12; i++) await initiate(token, document(`hang-${i}`));
+      const deadline = Date.now() + 60_000;
+      while (hanging.state.open < 15) {
+        if (Date.now() > deadline) throw new Error(`only ${hanging.state.open} deliveries hanging`);
+        await sleep(200);
+      }
+
+      // CSV is scanned by the scanObject activity, which needs a free activity slot.
+      const object = await uploadThrough(token, { objectClass: "IMPORT_FILE", contentType: "text/csv", bytes: csv([["a"], ["1"]]), ownerEntityId: "hang-csv", filename: "hang.csv" });
+      expect(object.status).toBe("READY");
+      // ...while the deliveries are still in flight: none answered, many held open.
+      expect(hanging.state.open).toBeGreaterThanOrEqual(10);
+      const rows = await sql<any>("select endpoint_id, status, workflow_started_at from webhook_deliveries where tenant_id = (select tenant_id from webhook_endpoints where id = ?)", [endpoints[0]]);
+      expect(rows.filter((r) => r.status !== "PENDING")).toEqual([]);
+
+      // WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT (10): the rest of each endpoint's backlog waits unstarted.
+      for (const id of endpoints) {
+        const mine = rows.filter((r) => r.endpoint_id === id);
+        expect(mine.length).toBeGreaterThan(10);
+        expect(mine.filter((r) => r.workflow_started_at !== null).length).toBeLessThanOrEqual(10);
+      }
+      // The delivery workflows run on the webhook task queue, not the scans' one.
+      const started = rows.find((r) => r.workflow_started_at !== null);
+      const [delivery] = await sql<any>("select id from webhook_deliveries where endpoint_id = ? and workflow_started_at is not null limit 1", [started.endpoint_id]);
+      const description = await withTemporal((client, taskQueue) =>
+        client.workflow.getHandle(webhookWorkflowId(delivery.id)).describe().then((d) => ({ queue: d.taskQueue, main: taskQueue })),
+      );
+      expect(description.queue).toBe(`${description.main}-webhooks`);
+    } finally {
+      await hanging.close();
+      // Leave nothing hanging for later tests: the deliveries end at their next attempt.
+      for (const id of (await sql<any>("select id from webhook_endpoints where url like ?", [`${hanging.url}%`])).map((r) => r.id)) {
+        await sql("update webhook_endpoints set enabled = false where id = ?", [id]);
+      }
     }
   });
 });

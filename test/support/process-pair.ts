@@ -20,7 +20,8 @@ export async function startProcessPair(name: string, env: Record<string, string>
   mkdirSync(dir, { recursive: true });
   const supervisor = new ProcessSupervisor(
     process.cwd(),
-    { ...inject("stackEnv"), PORT: String(port), TEMPORAL_TASK_QUEUE: `${name}-${process.pid}`, WORKER_SCHEDULES: "false", ...env },
+    // METRICS_PORT 0: any free port, the suite's API holds its own.
+    { ...inject("stackEnv"), PORT: String(port), METRICS_PORT: "0", TEMPORAL_TASK_QUEUE: `${name}-${process.pid}`, WORKER_SCHEDULES: "false", ...env },
     dir,
   );
   await supervisor.startApi();

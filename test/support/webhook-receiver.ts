@@ -9,6 +9,9 @@ export interface ReceivedWebhook {
   payload?: any;
   verifyError?: string;
   status: number;
+  /** As received, to verify with another secret too. */
+  body: string;
+  headers: Record<string, string>;
 }
 
 /**
@@ -33,7 +36,7 @@ export class WebhookReceiver {
         const body = Buffer.concat(chunks).toString("utf8");
         const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
         const status = answer(receiver!.received.length + 1);
-        const entry: ReceivedWebhook = { id: headers["webhook-id"] ?? "", timestamp: headers["webhook-timestamp"] ?? "", status };
+        const entry: ReceivedWebhook = { id: headers["webhook-id"] ?? "", timestamp: headers["webhook-timestamp"] ?? "", status, body, headers };
         try {
           entry.payload = new Webhook(receiver!.secret).verify(body, headers);
         } catch (error) {

@@ -17,7 +17,10 @@ export function createLifecycleActivities(ports: LifecyclePorts, faults?: FaultI
   };
   return {
     verifyAndComplete: async (ref, request) => marked(ref, "verifyAndComplete", await verifyAndComplete(ports, ref, request)),
-    scanObject: (ref) => scanStoredObject(ports, ref, (bytes) => Context.current().heartbeat(bytes)),
+    scanObject: (ref) => {
+      const context = Context.current();
+      return scanStoredObject(ports, ref, { heartbeat: (bytes) => context.heartbeat(bytes), signal: context.cancellationSignal });
+    },
     finishScan: async (ref, result, requestId) =>
       marked(ref, "finishScan", await finishScan(ports, ref, result, { requestId, correlationId: requestId ?? workflowCorrelation() })),
     expireObject: async (ref) => marked(ref, "expireObject", await expireObject(ports, ref, workflowCorrelation())),

@@ -4,6 +4,7 @@ import type { OutgoingWebhook, SendResult } from "../../src/adapters/webhooks/ht
 import type { StoredObjectView } from "../../src/domain/files/stored-object.js";
 import { goneReason, responseOutcome, webhookPayload, type DeliveryRef, type DeliveryStatus } from "../../src/domain/webhooks/delivery.js";
 import { eventTypeOf, subscribes } from "../../src/domain/webhooks/event-types.js";
+import { signingSecrets } from "../../src/domain/webhooks/signing-secrets.js";
 import type { WebhookActivities } from "./webhook-types.js";
 
 export interface WebhookActivityDeps {
@@ -12,8 +13,10 @@ export interface WebhookActivityDeps {
     "fanOut" | "unstarted" | "markStarted" | "findDelivery" | "findEndpoint" | "recordFailedAttempt" | "markDelivered" | "markEndpointGone" | "finish"
   >;
   send(webhook: OutgoingWebhook): Promise<SendResult>;
-  /** The Standard Webhooks headers of one attempt. */
-  sign(secret: string, msgId: string, at: Date, body: string): Record<string, string>;
+  /** The Standard Webhooks headers of one attempt, one signature per secret. */
+  sign(secrets: readonly string[], msgId: string, at: Date, body: string): Record<string, string>;
+  /** Started delivery workflows not yet ended, per endpoint; the dispatcher starts no more. */
+  maxInFlightPerEndpoint: number;
   /** The stored object exactly as the JSON API shows it. */
   objectJson(object: StoredObjectView): unknown;
   /** Starts the delivery's workflow; a workflow that already exists counts as started. */
@@ -47,7 +50,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     },
 
     async startWebhookDeliveries(batchSize) {
-      const pending = await deps.outbox.unstarted(batchSize);
+      const pending = await deps.outbox.unstarted(batchSize, deps.maxInFlightPerEndpoint);
       const started: string[] = [];
       try {
         for (const ref of pending) {
@@ -73,7 +76,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       }
       const at = deps.now();
       const body = JSON.stringify(delivery.payload);
-      const headers = { "content-type": "application/json", "user-agent": "files-and-fields-webhooks/1", ...deps.sign(endpoint.secret, delivery.id, at, body) };
+      const headers = { "content-type": "application/json", "user-agent": "files-and-fields-webhooks/1", ...deps.sign(signingSecrets(endpoint, at), delivery.id, at, body) };
       const sent = await deps.send({ url: endpoint.url, headers, body });
       if (sent.kind === "refused") {
         await deps.outbox.finish(ref, "FAILED", sent.reason);

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file filestorage/v1/webhooks_service.proto.
  */
 export const file_filestorage_v1_webhooks_service: GenFile = /*@__PURE__*/
-  fileDesc("CiVmaWxlc3RvcmFnZS92MS93ZWJob29rc19zZXJ2aWNlLnByb3RvEg5maWxlc3RvcmFnZS52MSLJAQoPV2ViaG9va0VuZHBvaW50EgoKAmlkGAEgASgJEgsKA3VybBgCIAEoCRITCgtldmVudF90eXBlcxgDIAMoCRIPCgdlbmFibGVkGAQgASgIEhcKD2Rpc2FibGVkX3JlYXNvbhgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ7ChxDcmVhdGVXZWJob29rRW5kcG9pbnRSZXF1ZXN0EhgKA3VybBgBIAEoCUILukgIcgYYgBCIAQESQQoLZXZlbnRfdHlwZXMYAiADKAlCLLpIKZIBJhAyGAEiIHIeMhxeW2Etel1bYS16X10qXC5bYS16XVthLXpfXSokImoKHUNyZWF0ZVdlYmhvb2tFbmRwb2ludFJlc3BvbnNlEjkKEHdlYmhvb2tfZW5kcG9pbnQYASABKAsyHy5maWxlc3RvcmFnZS52MS5XZWJob29rRW5kcG9pbnQSDgoGc2VjcmV0GAIgASgJIloKG0xpc3RXZWJob29rRW5kcG9pbnRzUmVxdWVzdBIdCglwYWdlX3NpemUYASABKAVCCrpIBxoFGPQDKAASHAoKcGFnZV90b2tlbhgCIAEoCUIIukgFcgMYgAQicwocTGlzdFdlYmhvb2tFbmRwb2ludHNSZXNwb25zZRI6ChF3ZWJob29rX2VuZHBvaW50cxgBIAMoCzIfLmZpbGVzdG9yYWdlLnYxLldlYmhvb2tFbmRwb2ludBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiMQoZR2V0V2ViaG9va0VuZHBvaW50UmVxdWVzdBIUCgJpZBgBIAEoCUIIukgFcgOwAQEiVwoaR2V0V2ViaG9va0VuZHBvaW50UmVzcG9uc2USOQoQd2ViaG9va19lbmRwb2ludBgBIAEoCzIfLmZpbGVzdG9yYWdlLnYxLldlYmhvb2tFbmRwb2ludCLxAQocVXBkYXRlV2ViaG9va0VuZHBvaW50UmVxdWVzdBIUCgJpZBgBIAEoCUIIukgFcgOwAQESLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEh0KA3VybBgDIAEoCUILukgIcgYYgBCIAQFIAIgBARJBCgtldmVudF90eXBlcxgEIAMoCUIsukgpkgEmEDIYASIgch4yHF5bYS16XVthLXpfXSpcLlthLXpdW2Etel9dKiQSFAoHZW5hYmxlZBgFIAEoCEgBiAEBQgYKBF91cmxCCgoIX2VuYWJsZWQiWgodVXBkYXRlV2ViaG9va0VuZHBvaW50UmVzcG9uc2USOQoQd2ViaG9va19lbmRwb2ludBgBIAEoCzIfLmZpbGVzdG9yYWdlLnYxLldlYmhvb2tFbmRwb2ludCI0ChxEZWxldGVXZWJob29rRW5kcG9pbnRSZXF1ZXN0EhQKAmlkGAEgASgJQgi6SAVyA7ABASIfCh1EZWxldGVXZWJob29rRW5kcG9pbnRSZXNwb25zZTKbBgoOV2ViaG9va1NlcnZpY2USmgEKFUNyZWF0ZVdlYmhvb2tFbmRwb2ludBIsLmZpbGVzdG9yYWdlLnYxLkNyZWF0ZVdlYmhvb2tFbmRwb2ludFJlcXVlc3QaLS5maWxlc3RvcmFnZS52MS5DcmVhdGVXZWJob29rRW5kcG9pbnRSZXNwb25zZSIkgtPkkwIeOgEqIhkvYXBpL3YxL3dlYmhvb2stZW5kcG9pbnRzEpQBChRMaXN0V2ViaG9va0VuZHBvaW50cxIrLmZpbGVzdG9yYWdlLnYxLkxpc3RXZWJob29rRW5kcG9pbnRzUmVxdWVzdBosLmZpbGVzdG9yYWdlLnYxLkxpc3RXZWJob29rRW5kcG9pbnRzUmVzcG9uc2UiIYLT5JMCGxIZL2FwaS92MS93ZWJob29rLWVuZHBvaW50cxKTAQoSR2V0V2ViaG9va0VuZHBvaW50EikuZmlsZXN0b3JhZ2UudjEuR2V0V2ViaG9va0VuZHBvaW50UmVxdWVzdBoqLmZpbGVzdG9yYWdlLnYxLkdldFdlYmhvb2tFbmRwb2ludFJlc3BvbnNlIiaC0+STAiASHi9hcGkvdjEvd2ViaG9vay1lbmRwb2ludHMve2lkfRKfAQoVVXBkYXRlV2ViaG9va0VuZHBvaW50EiwuZmlsZXN0b3JhZ2UudjEuVXBkYXRlV2ViaG9va0VuZHBvaW50UmVxdWVzdBotLmZpbGVzdG9yYWdlLnYxLlVwZGF0ZVdlYmhvb2tFbmRwb2ludFJlc3BvbnNlIimC0+STAiM6ASoyHi9hcGkvdjEvd2ViaG9vay1lbmRwb2ludHMve2lkfRKcAQoVRGVsZXRlV2ViaG9va0VuZHBvaW50EiwuZmlsZXN0b3JhZ2UudjEuRGVsZXRlV2ViaG9va0VuZHBvaW50UmVxdWVzdBotLmZpbGVzdG9yYWdlLnYxLkRlbGV0ZVdlYmhvb2tFbmRwb2ludFJlc3BvbnNlIiaC0+STAiAqHi9hcGkvdjEvd2ViaG9vay1lbmRwb2ludHMve2lkfWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+  fileDesc("CiVmaWxlc3RvcmFnZS92MS93ZWJob29rc19zZXJ2aWNlLnByb3RvEg5maWxlc3RvcmFnZS52MSKJAgoPV2ViaG9va0VuZHBvaW50EgoKAmlkGAEgASgJEgsKA3VybBgCIAEoCRITCgtldmVudF90eXBlcxgDIAMoCRIPCgdlbmFibGVkGAQgASgIEhcKD2Rpc2FibGVkX3JlYXNvbhgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI+ChpwcmV2aW91c19zZWNyZXRfZXhwaXJlc19hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewocQ3JlYXRlV2ViaG9va0VuZHBvaW50UmVxdWVzdBIYCgN1cmwYASABKAlCC7pICHIGGIAQiAEBEkEKC2V2ZW50X3R5cGVzGAIgAygJQiy6SCmSASYQMhgBIiByHjIcXlthLXpdW2Etel9dKlwuW2Etel1bYS16X10qJCJqCh1DcmVhdGVXZWJob29rRW5kcG9pbnRSZXNwb25zZRI5ChB3ZWJob29rX2VuZHBvaW50GAEgASgLMh8uZmlsZXN0b3JhZ2UudjEuV2ViaG9va0VuZHBvaW50Eg4KBnNlY3JldBgCIAEoCSJaChtMaXN0V2ViaG9va0VuZHBvaW50c1JlcXVlc3QSHQoJcGFnZV9zaXplGAEgASgFQgq6SAcaBRj0AygAEhwKCnBhZ2VfdG9rZW4YAiABKAlCCLpIBXIDGIAEInMKHExpc3RXZWJob29rRW5kcG9pbnRzUmVzcG9uc2USOgoRd2ViaG9va19lbmRwb2ludHMYASADKAsyHy5maWxlc3RvcmFnZS52MS5XZWJob29rRW5kcG9pbnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIjEKGUdldFdlYmhvb2tFbmRwb2ludFJlcXVlc3QSFAoCaWQYASABKAlCCLpIBXIDsAEBIlcKGkdldFdlYmhvb2tFbmRwb2ludFJlc3BvbnNlEjkKEHdlYmhvb2tfZW5kcG9pbnQYASABKAsyHy5maWxlc3RvcmFnZS52MS5XZWJob29rRW5kcG9pbnQi8QEKHFVwZGF0ZVdlYmhvb2tFbmRwb2ludFJlcXVlc3QSFAoCaWQYASABKAlCCLpIBXIDsAEBEi8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzaxIdCgN1cmwYAyABKAlCC7pICHIGGIAQiAEBSACIAQESQQoLZXZlbnRfdHlwZXMYBCADKAlCLLpIKZIBJhAyGAEiIHIeMhxeW2Etel1bYS16X10qXC5bYS16XVthLXpfXSokEhQKB2VuYWJsZWQYBSABKAhIAYgBAUIGCgRfdXJsQgoKCF9lbmFibGVkIloKHVVwZGF0ZVdlYmhvb2tFbmRwb2ludFJlc3BvbnNlEjkKEHdlYmhvb2tfZW5kcG9pbnQYASABKAsyHy5maWxlc3RvcmFnZS52MS5XZWJob29rRW5kcG9pbnQiNAocRGVsZXRlV2ViaG9va0VuZHBvaW50UmVxdWVzdBIUCgJpZBgBIAEoCUIIukgFcgOwAQEiHwodRGVsZXRlV2ViaG9va0VuZHBvaW50UmVzcG9uc2UiMgoaUm90YXRlV2ViaG9va1NlY3JldFJlcXVlc3QSFAoCaWQYASABKAlCCLpIBXIDsAEBImgKG1JvdGF0ZVdlYmhvb2tTZWNyZXRSZXNwb25zZRI5ChB3ZWJob29rX2VuZHBvaW50GAEgASgLMh8uZmlsZXN0b3JhZ2UudjEuV2ViaG9va0VuZHBvaW50Eg4KBnNlY3JldBgCIAEoCTLCBwoOV2ViaG9va1NlcnZpY2USmgEKFUNyZWF0ZVdlYmhvb2tFbmRwb2ludBIsLmZpbGVzdG9yYWdlLnYxLkNyZWF0ZVdlYmhvb2tFbmRwb2ludFJlcXVlc3QaLS5maWxlc3RvcmFnZS52MS5DcmVhdGVXZWJob29rRW5kcG9pbnRSZXNwb25zZSIkgtPkkwIeOgEqIhkvYXBpL3YxL3dlYmhvb2stZW5kcG9pbnRzEpQBChRMaXN0V2ViaG9va0VuZHBvaW50cxIrLmZpbGVzdG9yYWdlLnYxLkxpc3RXZWJob29rRW5kcG9pbnRzUmVxdWVzdBosLmZpbGVzdG9yYWdlLnYxLkxpc3RXZWJob29rRW5kcG9pbnRzUmVzcG9uc2UiIYLT5JMCGxIZL2FwaS92MS93ZWJob29rLWVuZHBvaW50cxKTAQoSR2V0V2ViaG9va0VuZHBvaW50EikuZmlsZXN0b3JhZ2UudjEuR2V0V2ViaG9va0VuZHBvaW50UmVxdWVzdBoqLmZpbGVzdG9yYWdlLnYxLkdldFdlYmhvb2tFbmRwb2ludFJlc3BvbnNlIiaC0+STAiASHi9hcGkvdjEvd2ViaG9vay1lbmRwb2ludHMve2lkfRKfAQoVVXBkYXRlV2ViaG9va0VuZHBvaW50EiwuZmlsZXN0b3JhZ2UudjEuVXBkYXRlV2ViaG9va0VuZHBvaW50UmVxdWVzdBotLmZpbGVzdG9yYWdlLnYxLlVwZGF0ZVdlYmhvb2tFbmRwb2ludFJlc3BvbnNlIimC0+STAiM6ASoyHi9hcGkvdjEvd2ViaG9vay1lbmRwb2ludHMve2lkfRKcAQoVRGVsZXRlV2ViaG9va0VuZHBvaW50EiwuZmlsZXN0b3JhZ2UudjEuRGVsZXRlV2ViaG9va0VuZHBvaW50UmVxdWVzdBotLmZpbGVzdG9yYWdlLnYxLkRlbGV0ZVdlYmhvb2tFbmRwb2ludFJlc3BvbnNlIiaC0+STAiAqHi9hcGkvdjEvd2ViaG9vay1lbmRwb2ludHMve2lkfRKkAQoTUm90YXRlV2ViaG9va1NlY3JldBIqLmZpbGVzdG9yYWdlLnYxLlJvdGF0ZVdlYmhvb2tTZWNyZXRSZXF1ZXN0GisuZmlsZXN0b3JhZ2UudjEuUm90YXRlV2ViaG9va1NlY3JldFJlc3BvbnNlIjSC0+STAi4iLC9hcGkvdjEvd2ViaG9vay1lbmRwb2ludHMve2lkfTpyb3RhdGUtc2VjcmV0YgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message filestorage.v1.WebhookEndpoint
@@ -58,6 +58,13 @@ export type WebhookEndpoint = Message<"filestorage.v1.WebhookEndpoint"> & {
    * @generated from field: google.protobuf.Timestamp updated_at = 7;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * Set after a rotation: until then deliveries are signed with the previous secret too.
+   *
+   * @generated from field: google.protobuf.Timestamp previous_secret_expires_at = 8;
+   */
+  previousSecretExpiresAt?: Timestamp | undefined;
 };
 
 /**
@@ -281,6 +288,47 @@ export const DeleteWebhookEndpointResponseSchema: GenMessage<DeleteWebhookEndpoi
   messageDesc(file_filestorage_v1_webhooks_service, 10);
 
 /**
+ * @generated from message filestorage.v1.RotateWebhookSecretRequest
+ */
+export type RotateWebhookSecretRequest = Message<"filestorage.v1.RotateWebhookSecretRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message filestorage.v1.RotateWebhookSecretRequest.
+ * Use `create(RotateWebhookSecretRequestSchema)` to create a new message.
+ */
+export const RotateWebhookSecretRequestSchema: GenMessage<RotateWebhookSecretRequest> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_webhooks_service, 11);
+
+/**
+ * @generated from message filestorage.v1.RotateWebhookSecretResponse
+ */
+export type RotateWebhookSecretResponse = Message<"filestorage.v1.RotateWebhookSecretResponse"> & {
+  /**
+   * @generated from field: filestorage.v1.WebhookEndpoint webhook_endpoint = 1;
+   */
+  webhookEndpoint?: WebhookEndpoint | undefined;
+
+  /**
+   * The new secret (`whsec_` and the base64 of 24 random bytes). Returned only here.
+   *
+   * @generated from field: string secret = 2;
+   */
+  secret: string;
+};
+
+/**
+ * Describes the message filestorage.v1.RotateWebhookSecretResponse.
+ * Use `create(RotateWebhookSecretResponseSchema)` to create a new message.
+ */
+export const RotateWebhookSecretResponseSchema: GenMessage<RotateWebhookSecretResponse> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_webhooks_service, 12);
+
+/**
  * Per-tenant webhook endpoints. Every audit action of a stored object becomes an event
  * (UPLOAD_COMPLETED is `upload.completed`, DOWNLOAD_URL_ISSUED is `download_url.issued`, ...),
  * signed as Standard Webhooks signs them and delivered at least once, with the same `webhook-id`
@@ -335,6 +383,19 @@ export const WebhookService: GenService<{
     methodKind: "unary";
     input: typeof DeleteWebhookEndpointRequestSchema;
     output: typeof DeleteWebhookEndpointResponseSchema;
+  },
+  /**
+   * Replaces the signing secret; the answer carries the new one, shown only this once. Until
+   * `previous_secret_expires_at` (the deployment's overlap, 24 hours by default) deliveries carry
+   * two signatures in `webhook-signature`, with the new and the old secret, so a receiver can
+   * switch without losing an event; after it only the new one. The rotation is audited.
+   *
+   * @generated from rpc filestorage.v1.WebhookService.RotateWebhookSecret
+   */
+  rotateWebhookSecret: {
+    methodKind: "unary";
+    input: typeof RotateWebhookSecretRequestSchema;
+    output: typeof RotateWebhookSecretResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_filestorage_v1_webhooks_service, 0);

@@ -1,17 +1,20 @@
+/**
+ * Which expression indexes the `indexed` custom fields want, and what to do to get there from the
+ * indexes that exist: pure, so that the builder (custom-field-index-builder.ts) decides every pass
+ * from persisted state alone (the definitions, its own bookkeeping and `pg_index.indisvalid`), and a
+ * pass repeated after a crash does only what is still missing.
+ */
 import { createHash } from "node:crypto";
-import type { MikroORM } from "@mikro-orm/postgresql";
-import type { ExpressionIndexPort } from "../../app/customfields/port.js";
 import type { FieldDefinition, FieldType } from "../../domain/customfields/definition.js";
 import { expressionIndexDdl } from "./custom-field-filter-sql.js";
-import { withDatabase } from "./database-work.js";
 
 /** Entity types whose table this service owns, with their custom fields column. */
-export interface EntityTable {
+interface EntityTable {
   table: string;
   column: string;
 }
 
-export const ENTITY_TABLES: Readonly<Record<string, EntityTable>> = {
+const ENTITY_TABLES: Readonly<Record<string, EntityTable>> = {
   Customer: { table: "customers", column: "custom_fields" },
 };
 
@@ -32,38 +35,62 @@ export function expressionIndexName(table: string, fieldKey: string, kind: "num"
   return `${name.slice(0, 54)}_${hash}`;
 }
 
-/**
- * Builds the index of an `indexed` field on its entity table, shared by every tenant (the
- * expression depends only on the key and type; tenant_id leads the index). CONCURRENTLY, so
- * writes to the table go on while it builds; a build that failed half-way leaves an invalid
- * index, which is dropped and built again.
- */
-export class CustomFieldIndexes implements ExpressionIndexPort {
-  constructor(
-    private readonly orm: MikroORM,
-    private readonly tables: Readonly<Record<string, EntityTable>> = ENTITY_TABLES,
-  ) {}
+export type IndexedField = Pick<FieldDefinition, "entityType" | "fieldKey" | "fieldType">;
 
-  async ensureFor(def: Pick<FieldDefinition, "entityType" | "fieldKey" | "fieldType" | "indexed">): Promise<void> {
-    const target = this.tables[def.entityType];
-    const kind = EXPRESSION_KIND[def.fieldType];
-    if (!def.indexed || !target || !kind) return;
-    const name = expressionIndexName(target.table, def.fieldKey, kind);
-    const ddl = expressionIndexDdl(target.table, target.column, def.fieldKey, def.fieldType, name).replace(
+/** An index some live indexed definition wants, with the statement that builds it without blocking writes. */
+export interface WantedIndex {
+  name: string;
+  table: string;
+  ddl: string;
+}
+
+/**
+ * The indexes of the given indexed fields, one per name: the expression depends only on the key
+ * and its type, and tenant_id leads the index, so tenants with the same field share it. Entity
+ * types without a table of this service, and types the GIN index serves, want none.
+ */
+export function wantedIndexes(fields: readonly IndexedField[]): WantedIndex[] {
+  const byName = new Map<string, WantedIndex>();
+  for (const field of fields) {
+    const target = ENTITY_TABLES[field.entityType];
+    const kind = EXPRESSION_KIND[field.fieldType];
+    if (!target || !kind) continue;
+    const name = expressionIndexName(target.table, field.fieldKey, kind);
+    const ddl = expressionIndexDdl(target.table, target.column, field.fieldKey, field.fieldType, name).replace(
       /^CREATE INDEX /,
       "CREATE INDEX CONCURRENTLY ",
     );
-    await withDatabase(this.orm, async (em) => {
-      const connection = em.getConnection();
-      await connection.execute(ddl);
-      const state = await connection.execute<{ valid: boolean }[]>(
-        "select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = ?",
-        [name],
-      );
-      if (state[0]?.valid === false) {
-        await connection.execute(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
-        await connection.execute(ddl);
-      }
-    });
+    byName.set(name, { name, table: target.table, ddl });
   }
+  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** An index the builder manages, as its bookkeeping row and the catalog see it. */
+export interface ManagedIndex {
+  name: string;
+  /** `pg_index.indisvalid`; null when the index does not exist. */
+  valid: boolean | null;
+  /** After a failed build, not before this. */
+  retryAt: Date | null;
+}
+
+export type IndexStep =
+  /** `dropInvalid`: a build that died half-way (a crash, a cancel) left an INVALID index, which serves no query and blocks `IF NOT EXISTS`. */
+  | { kind: "build"; name: string; ddl: string; dropInvalid: boolean }
+  /** No live definition of any tenant wants it any more. */
+  | { kind: "drop"; name: string };
+
+/** Builds of missing or invalid wanted indexes (unless waiting after a failure), then drops of unwanted ones. */
+export function planIndexSteps(wanted: readonly WantedIndex[], managed: readonly ManagedIndex[], now: Date): IndexStep[] {
+  const state = new Map(managed.map((m) => [m.name, m]));
+  const builds: IndexStep[] = [];
+  for (const index of wanted) {
+    const current = state.get(index.name);
+    if (current?.valid === true) continue;
+    if (current?.retryAt && current.retryAt > now) continue;
+    builds.push({ kind: "build", name: index.name, ddl: index.ddl, dropInvalid: current?.valid === false });
+  }
+  const wantedNames = new Set(wanted.map((w) => w.name));
+  const drops: IndexStep[] = managed.filter((m) => !wantedNames.has(m.name)).map((m) => ({ kind: "drop", name: m.name }));
+  return [...builds, ...drops];
 }

@@ -1,7 +1,13 @@
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { v7 as uuidv7 } from "uuid";
-import type { DefinitionAudit, DefinitionAuditEntry, DefinitionChanges, FieldDefinitionStorePort } from "../../app/customfields/port.js";
+import type {
+  DefinitionAudit,
+  DefinitionAuditEntry,
+  DefinitionChanges,
+  FieldDefinitionStorePort,
+  IndexedFieldGuard,
+} from "../../app/customfields/port.js";
 import type { Cursor } from "../../domain/pagination.js";
 import type {
   DefaultStrategy,
@@ -38,9 +44,10 @@ export class FieldDefinitionStore implements FieldDefinitionStorePort {
     return row ? toDefinition(row) : undefined;
   }
 
-  async insert(def: FieldDefinition, audit: DefinitionAudit): Promise<void> {
+  async insert(def: FieldDefinition, audit: DefinitionAudit, guard?: IndexedFieldGuard): Promise<void> {
     try {
       await inTransaction(this.orm, async (em) => {
+        if (guard) await checkIndexedFields(em, def.tenantId, def.id, guard);
         await em.insert(FieldDefinitionRow, toRow(def));
         await writeAudit(em, def.tenantId, audit);
       });
@@ -60,9 +67,11 @@ export class FieldDefinitionStore implements FieldDefinitionStorePort {
     fromVersion: number,
     changes: DefinitionChanges,
     audit: DefinitionAudit,
+    guard?: IndexedFieldGuard,
   ): Promise<FieldDefinition | undefined> {
     return withDatabase(this.orm, (em) =>
       em.transactional(async (tx) => {
+        if (guard) await checkIndexedFields(tx, tenantId, id, guard);
         const data: Record<string, unknown> = { version: fromVersion + 1, updatedAt: audit.at };
         for (const [key, value] of Object.entries(changes)) data[key] = value ?? null;
         const changed = await tx.nativeUpdate(FieldDefinitionRow, { ...live(tenantId, id), version: fromVersion }, data);
@@ -99,6 +108,22 @@ export class FieldDefinitionStore implements FieldDefinitionStorePort {
     );
     return rows.map((row) => ({ ...row }));
   }
+}
+
+/** Any constant: with the tenant's hash, the lock that serializes a tenant's guarded writes. */
+const INDEXED_FIELDS_LOCK = 0x6366_6978;
+
+/**
+ * Takes the tenant's transaction-scoped lock, then counts (with a snapshot taken after the lock, so
+ * the previous holder's commit is seen) the tenant's other live indexed definitions for `guard`.
+ */
+async function checkIndexedFields(em: EntityManager, tenantId: string, id: string, guard: IndexedFieldGuard): Promise<void> {
+  await em.execute("select pg_advisory_xact_lock(?, hashtext(?))", [INDEXED_FIELDS_LOCK, tenantId]);
+  const [row] = await em.execute<{ count: number }[]>(
+    "select count(*)::int as count from custom_field_definitions where tenant_id = ? and indexed and deleted_at is null and id <> ?",
+    [tenantId, id],
+  );
+  guard(row?.count ?? 0);
 }
 
 async function writeAudit(em: EntityManager, tenantId: string, audit: DefinitionAudit): Promise<void> {

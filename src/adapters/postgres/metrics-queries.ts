@@ -8,6 +8,8 @@ const RECENT_SCANS = `scan_result is not null and (scan_result->>'finishedAt')::
 const QUERIES = {
   scansOverdue: (seconds: number) =>
     `select count(*)::int as count from stored_objects where deleted_at is null and status = 'SCANNING' and uploaded_at < now() - interval '${Math.floor(seconds)} seconds'`,
+  storageDeletesFailing: `select case when storage_delete_abandoned_at is null then 'retrying' else 'abandoned' end as state, count(*)::int as count
+    from stored_objects where storage_delete_pending and storage_delete_failed_runs > 0 group by 1`,
   objectsByStatus: `select status, count(*)::int as count from stored_objects where deleted_at is null group by status`,
   webhookDeliveries: `select status, count(*)::int as count, coalesce(sum(attempts), 0)::int as attempts
     from webhook_deliveries where created_at > now() - interval '24 hours' group by status`,
@@ -29,13 +31,14 @@ const QUERIES = {
  */
 export async function readStoreSnapshot(orm: MikroORM, scanOverdueSeconds: number): Promise<StoreSnapshot> {
   const query = (sql: string): Promise<Record<string, unknown>[]> => orm.em.fork().execute(sql);
-  const [objects, scans, failures, seconds, deliveries, overdue] = await Promise.all([
+  const [objects, scans, failures, seconds, deliveries, overdue, failingDeletes] = await Promise.all([
     query(QUERIES.objectsByStatus),
     query(QUERIES.scansByResult),
     query(QUERIES.failuresByCheck),
     query(QUERIES.scanSeconds),
     query(QUERIES.webhookDeliveries),
     query(QUERIES.scansOverdue(scanOverdueSeconds)),
+    query(QUERIES.storageDeletesFailing),
   ]);
   const quantileValues = (seconds[0]?.seconds as number[] | null | undefined) ?? [];
   return {
@@ -45,5 +48,6 @@ export async function readStoreSnapshot(orm: MikroORM, scanOverdueSeconds: numbe
     scanSeconds: quantileValues.map((value, i) => ({ quantile: SCAN_QUANTILES[i], seconds: Number(value) })),
     webhookDeliveries: deliveries.map((r) => ({ status: String(r.status), count: Number(r.count), attempts: Number(r.attempts) })),
     scansOverdue: Number(overdue[0]?.count ?? 0),
+    storageDeletesFailing: failingDeletes.map((r) => ({ state: r.state as "retrying" | "abandoned", count: Number(r.count) })),
   };
 }

@@ -1,5 +1,6 @@
 import { MikroORM, type Options } from "@mikro-orm/postgresql";
 import { Migrator } from "@mikro-orm/migrations";
+import type { DatabaseLimitsConfig } from "../../config.js";
 import { AuditEntrySchema } from "./entities/audit-entry.js";
 import { CustomerSchema } from "./entities/customer.js";
 import { FieldDefinitionAuditSchema } from "./entities/field-definition-audit.js";
@@ -9,6 +10,8 @@ import { UploadSessionSchema } from "./entities/upload-session.js";
 import { WebhookDeliverySchema } from "./entities/webhook-delivery.js";
 import { WebhookEndpointSchema } from "./entities/webhook-endpoint.js";
 import { migrations } from "./migrations/index.js";
+import { encryptWebhookSecrets } from "./webhook-secret-encryption.js";
+import type { SecretCipher } from "../webhooks/secret-cipher.js";
 
 export const entities = [
   StoredObjectSchema,
@@ -21,7 +24,20 @@ export const entities = [
   WebhookDeliverySchema,
 ];
 
-export function ormOptions(databaseUrl: string, poolMax = 10): Options {
+/**
+ * Server-side bounds of every session: a runaway query, or a transaction left open by a stuck
+ * caller, gives its pooled connection back instead of holding it (and its locks) indefinitely.
+ */
+function sessionLimits(limits: DatabaseLimitsConfig | undefined) {
+  if (!limits) return {};
+  return {
+    statement_timeout: limits.statementTimeoutSeconds * 1000,
+    idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutSeconds * 1000,
+  };
+}
+
+/** `limits`: the API and worker pools; without them (migrations, index builds, tools) statements may run long. */
+export function ormOptions(databaseUrl: string, poolMax = 10, limits?: DatabaseLimitsConfig): Options {
   return {
     clientUrl: databaseUrl,
     entities,
@@ -29,15 +45,15 @@ export function ormOptions(databaseUrl: string, poolMax = 10): Options {
     discovery: { warnWhenNoEntities: false },
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
     // Fail fast when the database is gone instead of queueing calls for the pool's default minute.
-    driverOptions: { connection: { connectionTimeoutMillis: 3000 } },
+    driverOptions: { connection: { connectionTimeoutMillis: 3000, ...sessionLimits(limits) } },
     pool: { min: 0, max: poolMax, acquireTimeoutMillis: 3000 },
     allowGlobalContext: false,
     debug: false,
   };
 }
 
-export async function openDatabase(databaseUrl: string, poolMax?: number): Promise<MikroORM> {
-  return MikroORM.init(ormOptions(databaseUrl, poolMax));
+export async function openDatabase(databaseUrl: string, poolMax?: number, limits?: DatabaseLimitsConfig): Promise<MikroORM> {
+  return MikroORM.init(ormOptions(databaseUrl, poolMax, limits));
 }
 
 /** Readiness: a round trip to the database, errors as the driver threw them. */
@@ -53,11 +69,13 @@ const MIGRATION_LOCK = 0x6d69_6772;
  * replicas starting at once migrate one after the other (the later ones find nothing to do).
  * Needs a pool of at least two connections: the lock holds one, the migrator uses another.
  */
-export async function migrate(orm: MikroORM): Promise<string[]> {
+export async function migrate(orm: MikroORM, webhookSecrets: SecretCipher): Promise<string[]> {
   const knex = orm.em.getConnection().getKnex();
   return knex.transaction(async (trx) => {
     await trx.raw("select pg_advisory_xact_lock(?)", [MIGRATION_LOCK]);
     const applied = await orm.getMigrator().up();
+    // The data half of 0005, which needs the configured key (every start: a changed key re-encrypts).
+    await encryptWebhookSecrets(orm.em.fork(), webhookSecrets);
     return applied.map((m) => m.name);
   });
 }

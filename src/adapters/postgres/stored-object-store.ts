@@ -1,10 +1,22 @@
 import { type Actor, SYSTEM_ACTOR_ID, correlationOf } from "../../domain/actor.js";
 import { LockMode } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import type { AuditRecord, ListFilter, NewStoredObject, Settled, StoredObjects, UploadSession } from "../../app/files/port.js";
+import type {
+  AuditRecord,
+  ListFilter,
+  NewStoredObject,
+  PendingStorageDelete,
+  RecordedFailure,
+  Settled,
+  StorageDeleteFailure,
+  StoredObjects,
+  UploadSession,
+} from "../../app/files/port.js";
 import { PERMANENT_POLICIES, type ExpiryCandidate } from "../../domain/files/retention.js";
 import type { RetentionPolicyName } from "../../domain/files/object-classes.js";
 import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
+import type { RestoreCandidate } from "../../domain/files/supersession.js";
+import { STORAGE_DELETE_REASONS, storageDeleteAbandoned, storageDeleteNotice } from "../../domain/files/storage-delete-failures.js";
 import type { UploadMismatch } from "../../domain/files/upload-verification.js";
 import type { ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
 import type { Cursor } from "../../domain/pagination.js";
@@ -237,11 +249,15 @@ export class StoredObjectStore implements StoredObjects {
     id: string,
     settlement: { retentionPolicy: string; retentionExpiresAt: Date | null; supersededExpiresAt: Date },
     now: Date,
-  ): Promise<string[]> {
+    canRestore: (candidate: RestoreCandidate) => boolean,
+  ): Promise<string[] | undefined> {
     return inTransaction(this.orm, async (em) => {
-      const row = await em.findOneOrFail(StoredObjectRow, live(actor.tenantId, id));
+      // Locked before deciding, as expire locks before it decides: whichever commits first, the
+      // other sees its result, so an expired row is never made current again.
+      const row = await em.findOne(StoredObjectRow, { tenantId: actor.tenantId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!row || !canRestore({ ...row, deleted: !!row.deletedAt })) return undefined;
       const displaced = await makeCurrent(em, row, settlement.supersededExpiresAt, now);
-      await em.nativeUpdate(StoredObjectRow, { tenantId: actor.tenantId, id }, {
+      await em.nativeUpdate(StoredObjectRow, live(actor.tenantId, id), {
         retentionPolicy: settlement.retentionPolicy,
         retentionExpiresAt: settlement.retentionExpiresAt,
       });
@@ -291,9 +307,57 @@ export class StoredObjectStore implements StoredObjects {
     return rows.map(toObjectRecord);
   }
 
-  async pendingStorageDeletes(limit: number): Promise<ObjectRecord[]> {
-    const rows = await withDatabase(this.orm, (em) => em.find(StoredObjectRow, { storageDeletePending: true }, { limit }));
-    return rows.map(toObjectRecord);
+  async pendingStorageDeletes(limit: number, after: Cursor | undefined, skipFailedIn: string): Promise<PendingStorageDelete[]> {
+    const rows = await withDatabase(this.orm, (em) =>
+      em.find(
+        StoredObjectRow,
+        {
+          storageDeletePending: true,
+          storageDeleteAbandonedAt: null,
+          deletedAt: { $ne: null },
+          $and: [
+            { $or: [{ storageDeleteFailedRun: null }, { storageDeleteFailedRun: { $ne: skipFailedIn } }] },
+            keysetAfter("deletedAt", "asc", after),
+          ],
+        },
+        { orderBy: keysetOrderBy("deletedAt", "asc"), limit, fields: ["tenantId", "id", "deletedAt"] },
+      ),
+    );
+    return rows.map((r) => ({ tenantId: r.tenantId, id: r.id, deletedAt: r.deletedAt! }));
+  }
+
+  /**
+   * Counted once per run (the actor's correlation): the row remembers the last run that failed,
+   * so a retried sweep activity neither counts nor audits twice. The count, the give-up and the
+   * audit entry commit together.
+   */
+  async recordStorageDeleteFailure(actor: Actor, id: string, failure: StorageDeleteFailure): Promise<RecordedFailure | undefined> {
+    const run = correlationOf(actor) ?? "";
+    return inTransaction(this.orm, async (em) => {
+      const rows = await em.execute<{ failed_runs: number; delete_reason: string | null }[]>(
+        `update stored_objects set storage_delete_failed_runs = storage_delete_failed_runs + 1, storage_delete_failed_run = ?,
+           storage_delete_abandoned_at = case when storage_delete_failed_runs + 1 >= ? then ?::timestamptz end
+         where tenant_id = ? and id = ? and storage_delete_pending and storage_delete_abandoned_at is null
+           and storage_delete_failed_run is distinct from ?
+         returning storage_delete_failed_runs as failed_runs, delete_reason`,
+        [run, failure.maxFailedRuns, failure.at, actor.tenantId, id, run],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      const failedRuns = Number(row.failed_runs);
+      const notice = storageDeleteNotice(failedRuns, failure.maxFailedRuns);
+      if (notice) {
+        await writeAudit(em, {
+          objectId: id,
+          action: row.delete_reason === "EXPIRED" ? "OBJECT_EXPIRED" : "OBJECT_DELETED",
+          actor,
+          result: "FAILURE",
+          details: { reason: STORAGE_DELETE_REASONS[notice], message: failure.message, failedRuns },
+          at: failure.at,
+        });
+      }
+      return { failedRuns, abandoned: storageDeleteAbandoned(failedRuns, failure.maxFailedRuns) };
+    });
   }
 
   /**

@@ -2,6 +2,8 @@ import { raw } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import type { AuditEvent, DeliveryRef, DeliveryStatus } from "../../domain/webhooks/delivery.js";
+import type { EndpointSecrets } from "../../domain/webhooks/signing-secrets.js";
+import { secretContext, type SecretCipher } from "../webhooks/secret-cipher.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
 import { WebhookDeliveryRow } from "./entities/webhook-delivery.js";
 import { WebhookEndpointRow } from "./entities/webhook-endpoint.js";
@@ -50,8 +52,19 @@ interface AuditOutboxRow {
  * delivery's attempts are recorded. Dispatch is one transaction, so an entry is either still
  * undispatched or has all its deliveries.
  */
+/** An endpoint as a delivery needs it. */
+export interface DeliveryEndpoint extends EndpointSecrets {
+  id: string;
+  url: string;
+  enabled: boolean;
+  disabledReason?: string;
+}
+
 export class WebhookOutboxStore {
-  constructor(private readonly orm: MikroORM) {}
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly cipher: SecretCipher,
+  ) {}
 
   /**
    * Claims up to `limit` undispatched entries (SKIP LOCKED: concurrent dispatchers take other
@@ -79,12 +92,36 @@ export class WebhookOutboxStore {
     });
   }
 
-  /** Deliveries whose workflow is not known to have started, the oldest first. */
-  async unstarted(limit: number): Promise<DeliveryRef[]> {
-    const rows = await withDatabase(this.orm, (em) =>
-      em.find(WebhookDeliveryRow, { workflowStartedAt: null }, { fields: ["id", "tenantId"], orderBy: { createdAt: "asc" }, limit }),
+  /**
+   * Deliveries whose workflow is not known to have started, the oldest first, but per endpoint
+   * only as many as leave its started-and-pending deliveries at `maxInFlightPerEndpoint`: an
+   * endpoint that hangs or fails holds at most that many workflows, and its backlog waits here.
+   */
+  async unstarted(limit: number, maxInFlightPerEndpoint: number): Promise<DeliveryRef[]> {
+    const rows = await withDatabase(
+      this.orm,
+      async (em) =>
+        (await em.execute(
+          `select id, tenant_id from (
+             select d.id, d.tenant_id, d.created_at, b.busy, row_number() over (partition by e.endpoint_id order by d.created_at, d.id) as n
+               from (select distinct endpoint_id from webhook_deliveries where workflow_started_at is null) e
+               cross join lateral (
+                 select count(*) as busy from webhook_deliveries f
+                  where f.endpoint_id = e.endpoint_id and f.workflow_started_at is not null and f.status = 'PENDING'
+               ) b
+               cross join lateral (
+                 select id, tenant_id, created_at from webhook_deliveries u
+                  where u.endpoint_id = e.endpoint_id and u.workflow_started_at is null
+                  order by created_at, id limit ?
+               ) d
+           ) x
+           where n + busy <= ?
+           order by created_at, id
+           limit ?`,
+          [maxInFlightPerEndpoint, maxInFlightPerEndpoint, limit],
+        )) as { id: string; tenant_id: string }[],
     );
-    return rows.map((r) => ({ tenantId: r.tenantId, deliveryId: r.id }));
+    return rows.map((r) => ({ tenantId: r.tenant_id, deliveryId: r.id }));
   }
 
   async markStarted(ids: string[], at: Date): Promise<void> {
@@ -96,8 +133,21 @@ export class WebhookOutboxStore {
     return (await withDatabase(this.orm, (em) => em.findOne(WebhookDeliveryRow, { tenantId, id }))) ?? undefined;
   }
 
-  async findEndpoint(tenantId: string, id: string): Promise<WebhookEndpointRow | undefined> {
-    return (await withDatabase(this.orm, (em) => em.findOne(WebhookEndpointRow, { tenantId, id }))) ?? undefined;
+  /** With its secrets decrypted: for signing only, never for an API answer. */
+  async findEndpoint(tenantId: string, id: string): Promise<DeliveryEndpoint | undefined> {
+    const row = await withDatabase(this.orm, (em) => em.findOne(WebhookEndpointRow, { tenantId, id }));
+    if (!row) return undefined;
+    const context = secretContext(tenantId, id);
+    const previous = row.previousSecretCiphertext ? this.cipher.decrypt(row.previousSecretCiphertext, context) : undefined;
+    return {
+      id: row.id,
+      url: row.url,
+      enabled: row.enabled,
+      disabledReason: row.disabledReason ?? undefined,
+      // A plain secret only between migration 0005 and encryptWebhookSecrets.
+      secret: row.secretCiphertext ? this.cipher.decrypt(row.secretCiphertext, context) : (row.secret ?? ""),
+      ...(previous !== undefined && row.previousSecretExpiresAt ? { previousSecret: previous, previousSecretExpiresAt: new Date(row.previousSecretExpiresAt) } : {}),
+    };
   }
 
   /** One attempt that did not succeed; the delivery stays PENDING for the next one. */

@@ -58,7 +58,17 @@ export function createS3Client(config: StorageConfig): S3Client {
     // Flexible checksums would add a CRC header the browser cannot know to presigned PUTs.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
-    maxAttempts: 2,
+    maxAttempts: config.maxAttempts,
+    // A backend that accepts connections but never answers fails the call instead of holding it
+    // (and the caller's pooled database connection) forever; the pool bounds sockets per host.
+    requestHandler: {
+      connectionTimeout: config.connectTimeoutSeconds * 1000,
+      requestTimeout: config.requestTimeoutSeconds * 1000,
+      throwOnRequestTimeout: true,
+      socketTimeout: config.socketIdleTimeoutSeconds * 1000,
+      httpAgent: { keepAlive: true, maxSockets: config.maxSockets },
+      httpsAgent: { keepAlive: true, maxSockets: config.maxSockets },
+    },
   });
 }
 

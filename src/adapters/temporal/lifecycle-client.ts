@@ -25,6 +25,8 @@ import {
 } from "../../../workflows/definitions.js";
 import { OBJECT_CLASS, OBJECT_STATUS, OWNER_ENTITY_TYPE, TENANT_ID } from "../../../workflows/search-attributes.js";
 
+const PING_DEADLINE_MS = 5000;
+
 /** The API's handle on object workflows. Temporal errors leave as domain errors. */
 export class LifecycleClient implements ObjectLifecycle {
   constructor(
@@ -131,8 +133,9 @@ export class LifecycleClient implements ObjectLifecycle {
     }
   }
 
+  /** Bounded: a server that accepts the call and never answers must not hang /readyz. */
   async ping(): Promise<void> {
-    await this.client.workflowService.getSystemInfo({});
+    await this.client.connection.withDeadline(Date.now() + PING_DEADLINE_MS, () => this.client.workflowService.getSystemInfo({}));
   }
 
   async close(): Promise<void> {

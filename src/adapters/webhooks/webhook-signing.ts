@@ -6,11 +6,15 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString("base64")}`;
 }
 
-/** The three Standard Webhooks headers for one attempt; `msgId` is the same on every retry. */
-export function signatureHeaders(secret: string, msgId: string, at: Date, body: string): Record<string, string> {
+/**
+ * The three Standard Webhooks headers for one attempt; `msgId` is the same on every retry. One
+ * `v1,` signature per secret, space-separated: during a rotation's overlap the receiver may still
+ * know only the old one.
+ */
+export function signatureHeaders(secrets: readonly string[], msgId: string, at: Date, body: string): Record<string, string> {
   return {
     "webhook-id": msgId,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": new Webhook(secret).sign(msgId, at, body),
+    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(msgId, at, body)).join(" "),
   };
 }

@@ -1,8 +1,9 @@
 import type { Actor } from "../../domain/actor.js";
 import { checkDefinition, definitionError } from "../../domain/customfields/definition-rules.js";
 import type { FieldDefinition } from "../../domain/customfields/definition.js";
-import { type DefinitionFields, ensureIndex, mergeViolations, parseChanges } from "./definition-input.js";
-import { withInvalidation, type CustomFieldsDeps } from "./deps.js";
+import { type DefinitionFields, mergeViolations, parseChanges } from "./definition-input.js";
+import { limitsOf, withInvalidation, type CustomFieldsDeps } from "./deps.js";
+import { indexedFieldGuard } from "./indexed-field-guard.js";
 
 export interface CreateDefinitionInput extends DefinitionFields {
   entityType: string;
@@ -34,11 +35,12 @@ export async function createDefinition(deps: CustomFieldsDeps, actor: Actor, inp
   dropUndefined(def);
   // Read from the database, not the cache: a check must see what is stored now.
   const siblings = await deps.store.listLive(actor.tenantId, entityType);
-  const violations = mergeViolations(parseViolations, checkDefinition(def, siblings));
+  const violations = mergeViolations(parseViolations, checkDefinition(def, siblings, limitsOf(deps)));
   if (violations.length > 0) throw definitionError(violations);
   const audit = { definitionId: def.id, action: "CREATED" as const, actor, oldVersion: null, newVersion: 1, changes: { new: def }, at: now };
-  await withInvalidation(deps, actor.tenantId, entityType, () => deps.store.insert(def, audit));
-  await ensureIndex(deps, def);
+  // An indexed field's index is built later by the worker (custom-field-index-builder.ts).
+  const guard = indexedFieldGuard(deps, undefined, def);
+  await withInvalidation(deps, actor.tenantId, entityType, () => deps.store.insert(def, audit, guard));
   return def;
 }
 

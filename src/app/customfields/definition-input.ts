@@ -5,7 +5,6 @@
 import { parseDefaultStrategy, parseFieldType } from "../../domain/customfields/casing.js";
 import type { DefinitionViolation } from "../../domain/customfields/definition-rules.js";
 import type { FieldDefinition, FieldValidation, Rule, UiConfig } from "../../domain/customfields/definition.js";
-import type { CustomFieldsDeps } from "./deps.js";
 import type { DefinitionChanges } from "./port.js";
 
 /** The writable fields as a caller sends them; `fieldType`/`defaultStrategy` kebab or UPPER_SNAKE. */
@@ -75,17 +74,4 @@ export function diff(before: FieldDefinition, changes: DefinitionChanges): Recor
 export function changedOnly(before: FieldDefinition, changes: DefinitionChanges): DefinitionChanges {
   const changed = diff(before, changes);
   return Object.fromEntries(Object.keys(changed).map((key) => [key, changes[key as keyof DefinitionChanges]]));
-}
-
-/**
- * Builds the typed index of an `indexed` field once it is saved. The definition is valid without
- * it (queries are only slower), so a failed build is reported, not thrown.
- */
-export async function ensureIndex(deps: CustomFieldsDeps, def: FieldDefinition): Promise<void> {
-  if (!def.indexed) return;
-  try {
-    await deps.indexes.ensureFor(def);
-  } catch (error) {
-    deps.warn(`building the expression index of ${def.entityType}.${def.fieldKey} failed`, error);
-  }
 }

@@ -1,19 +1,27 @@
 import type { Actor } from "../../domain/actor.js";
 import { AppError } from "../../domain/errors.js";
 import type { FieldDefinition } from "../../domain/customfields/definition.js";
+import { DEFAULT_CUSTOM_FIELD_LIMITS, type CustomFieldLimits } from "../../domain/customfields/limits.js";
 import type { DefinitionCache } from "./definition-cache.js";
-import type { ExpressionIndexPort, FieldDefinitionStorePort } from "./port.js";
+import type { FieldDefinitionStorePort } from "./port.js";
 
 
 /** What the custom field use cases need; wired in src/main. */
 export interface CustomFieldsDeps {
   store: FieldDefinitionStorePort;
   cache: DefinitionCache;
-  indexes: ExpressionIndexPort;
+  /** How many definitions of one tenant may be `indexed` (CUSTOM_FIELDS_MAX_INDEXED_FIELDS). */
+  maxIndexedFields: number;
   now(): Date;
   newId(): string;
-  /** Told about failures that do not fail the request (a late cache invalidation, an index build). */
+  /** Told about failures that do not fail the request (a late cache invalidation). */
   warn(message: string, error: unknown): void;
+  /** Pattern and formula bounds from configuration; the domain's defaults without them. */
+  limits?: CustomFieldLimits;
+}
+
+export function limitsOf(deps: CustomFieldsDeps): CustomFieldLimits {
+  return deps.limits ?? DEFAULT_CUSTOM_FIELD_LIMITS;
 }
 
 /** The definitions the values and filters of an entity type are checked against, through the cache. */

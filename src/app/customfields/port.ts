@@ -1,6 +1,7 @@
 /**
- * What the custom field use cases need from outside, in domain terms: the definition store, the
- * expression indexes and the key-value store under the definition cache (all in src/adapters).
+ * What the custom field use cases need from outside, in domain terms: the definition store and
+ * the key-value store under the definition cache (both in src/adapters). Expression indexes are
+ * no concern of the use cases: the worker builds them from the stored definitions.
  */
 import type { Actor } from "../../domain/actor.js";
 import type { FieldDefinition } from "../../domain/customfields/definition.js";
@@ -54,12 +55,18 @@ export type DefinitionChanges = Partial<
   >
 >;
 
+/**
+ * Runs inside a write's transaction while no other guarded write of the same tenant runs, with the
+ * number of the tenant's live indexed definitions other than the one written; throws to refuse.
+ */
+export type IndexedFieldGuard = (otherIndexed: number) => void;
+
 export interface FieldDefinitionStorePort {
   /** Definitions not soft-deleted (active and inactive), by display order then key. */
   listLive(tenantId: string, entityType: string): Promise<FieldDefinition[]>;
   findLive(tenantId: string, id: string): Promise<FieldDefinition | undefined>;
   /** Inserts with its audit row; a live definition with the same key is FIELD_KEY_EXISTS. */
-  insert(def: FieldDefinition, audit: DefinitionAudit): Promise<void>;
+  insert(def: FieldDefinition, audit: DefinitionAudit, guard?: IndexedFieldGuard): Promise<void>;
   /**
    * Writes `changes`, version `fromVersion + 1`, only while the stored version is `fromVersion`;
    * undefined when it is not (or the definition is gone).
@@ -70,16 +77,12 @@ export interface FieldDefinitionStorePort {
     fromVersion: number,
     changes: DefinitionChanges,
     audit: DefinitionAudit,
+    guard?: IndexedFieldGuard,
   ): Promise<FieldDefinition | undefined>;
   /** Soft delete under the same version condition; whether it happened. */
   softDelete(tenantId: string, id: string, fromVersion: number, audit: DefinitionAudit): Promise<boolean>;
   /** The definition's audit rows past `after`, oldest first; deleted definitions included. */
   listAudit(tenantId: string, definitionId: string, after: Cursor | undefined, limit: number): Promise<DefinitionAuditEntry[]>;
-}
-
-/** Typed expression indexes of the entity tables, for definitions marked `indexed`. */
-export interface ExpressionIndexPort {
-  ensureFor(def: Pick<FieldDefinition, "entityType" | "fieldKey" | "fieldType" | "indexed">): Promise<void>;
 }
 
 /**

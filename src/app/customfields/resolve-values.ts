@@ -1,6 +1,6 @@
 import type { Actor } from "../../domain/actor.js";
 import { resolveForCreate } from "../../domain/customfields/values.js";
-import { cachedDefinitions, type CustomFieldsDeps } from "./deps.js";
+import { cachedDefinitions, limitsOf, type CustomFieldsDeps } from "./deps.js";
 import { ruleContext } from "./rule-context.js";
 
 export interface ValuesInput {
@@ -13,5 +13,5 @@ export interface ValuesInput {
 export async function resolveValues(deps: CustomFieldsDeps, actor: Actor, input: ValuesInput): Promise<Record<string, unknown>> {
   const defs = await cachedDefinitions(deps, actor.tenantId, input.entityType);
   const now = deps.now();
-  return resolveForCreate(defs, input.customFields, ruleContext(actor, input.context, now), now);
+  return resolveForCreate(defs, input.customFields, ruleContext(actor, input.context, now), now, limitsOf(deps));
 }

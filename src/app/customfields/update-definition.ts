@@ -2,13 +2,15 @@ import type { Actor } from "../../domain/actor.js";
 import { AppError } from "../../domain/errors.js";
 import { checkDefinition, checkImmutable, definitionError } from "../../domain/customfields/definition-rules.js";
 import type { FieldDefinition } from "../../domain/customfields/definition.js";
-import { changedOnly, diff, ensureIndex, mergeViolations, parseChanges, type DefinitionFields } from "./definition-input.js";
+import { changedOnly, diff, mergeViolations, parseChanges, type DefinitionFields } from "./definition-input.js";
 import {
   findDefinitionOrFail,
+  limitsOf,
   retryOnConcurrentChange,
   withInvalidation,
   type CustomFieldsDeps,
 } from "./deps.js";
+import { indexedFieldGuard } from "./indexed-field-guard.js";
 
 export interface UpdateDefinitionInput {
   id: string;
@@ -31,9 +33,8 @@ export interface UpdateDefinitionInput {
  * is retried on the new state, with it the caller learns of the conflict.
  */
 export async function updateDefinition(deps: CustomFieldsDeps, actor: Actor, input: UpdateDefinitionInput): Promise<FieldDefinition> {
-  const updated = await retryOnConcurrentChange(() => attempt(deps, actor, input));
-  await ensureIndex(deps, updated);
-  return updated;
+  // An index the change asks for (or no longer needs) is the worker's (custom-field-index-builder.ts).
+  return retryOnConcurrentChange(() => attempt(deps, actor, input));
 }
 
 async function attempt(deps: CustomFieldsDeps, actor: Actor, input: UpdateDefinitionInput): Promise<FieldDefinition | undefined> {
@@ -46,7 +47,7 @@ async function attempt(deps: CustomFieldsDeps, actor: Actor, input: UpdateDefini
   const siblings = (await deps.store.listLive(actor.tenantId, existing.entityType)).filter((d) => d.id !== existing.id);
   const violations = mergeViolations(
     [...checkImmutable(existing, input), ...parseViolations],
-    checkDefinition(next, siblings),
+    checkDefinition(next, siblings, limitsOf(deps)),
   );
   if (violations.length > 0) throw definitionError(violations);
 
@@ -61,7 +62,7 @@ async function attempt(deps: CustomFieldsDeps, actor: Actor, input: UpdateDefini
     at: now,
   };
   const written = await withInvalidation(deps, actor.tenantId, existing.entityType, () =>
-    deps.store.update(actor.tenantId, existing.id, existing.version, changedOnly(existing, changes), audit),
+    deps.store.update(actor.tenantId, existing.id, existing.version, changedOnly(existing, changes), audit, indexedFieldGuard(deps, existing, next)),
   );
   if (written || input.expectedVersion === undefined) return written;
   // The version moved between the read and the write, past what the caller expected.

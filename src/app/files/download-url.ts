@@ -1,5 +1,7 @@
 import type { Actor } from "../../domain/actor.js";
 import { AppError } from "../../domain/errors.js";
+import { canonicalContentType } from "../../domain/files/checks/content-types.js";
+import { downloadFilename } from "../../domain/files/filename.js";
 import { findOrFail, type FileStorageDeps } from "./deps.js";
 
 export interface DownloadUrl {
@@ -25,7 +27,8 @@ export async function createDownloadUrl(
   const signed = await deps.storage.presignDownload(
     {
       key: object.storageKey,
-      filename: object.originalFilename,
+      // Saved under the extension of the type the scan verified, whatever the name ended in.
+      filename: downloadFilename(object.originalFilename, canonicalContentType(object.contentType)),
       disposition,
       contentType: object.contentType,
       expiresInSeconds: deps.storageConfig.presignDownloadExpirySeconds,

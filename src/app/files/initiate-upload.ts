@@ -5,6 +5,7 @@ import { storageKeyFor } from "../../domain/files/storage-key.js";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import { lifecycleWorkflowId } from "../../domain/files/stored-object.js";
 import { normalizeContentType } from "../../domain/files/checks/content-types.js";
+import { normalizeFilename } from "../../domain/files/filename.js";
 import { checkUploadDeclaration, type UploadDeclaration } from "../../domain/files/upload-request.js";
 import type { FileStorageDeps } from "./deps.js";
 import type { NewStoredObject } from "./port.js";
@@ -50,7 +51,7 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
     objectClass: rules.name,
     ownerEntityType: input.ownerEntityType,
     ownerEntityId: input.ownerEntityId,
-    originalFilename: input.originalFilename,
+    originalFilename: normalizeFilename(input.originalFilename),
     contentType,
     fileSize: input.fileSize,
     pendingDeadline,

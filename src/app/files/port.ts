@@ -2,6 +2,7 @@ import type { Actor } from "../../domain/actor.js";
 import type { Cursor } from "../../domain/pagination.js";
 import type { ExpiryCandidate } from "../../domain/files/retention.js";
 import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
+import type { RestoreCandidate } from "../../domain/files/supersession.js";
 import type { UploadMismatch } from "../../domain/files/upload-verification.js";
 import type { AuditActionName, ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
 import type { ObjectRef } from "./lifecycle/lifecycle-ports.js";
@@ -12,6 +13,24 @@ export interface ListFilter {
   isCurrent?: boolean;
   objectClass?: string;
   status?: string;
+}
+
+/** A deleted row the sweep still owes a storage delete, with its keyset position. */
+export interface PendingStorageDelete {
+  tenantId: string;
+  id: string;
+  deletedAt: Date;
+}
+
+export interface StorageDeleteFailure {
+  message: string;
+  maxFailedRuns: number;
+  at: Date;
+}
+
+export interface RecordedFailure {
+  failedRuns: number;
+  abandoned: boolean;
 }
 
 export interface AuditRecord {
@@ -87,8 +106,17 @@ export interface StoredObjects {
   expire(actor: Actor, id: string, now: Date, isDue: (candidate: ExpiryCandidate) => boolean): Promise<boolean>;
   softDelete(actor: Actor, id: string, now: Date): Promise<"deleted" | "held" | "missing">;
   setHold(actor: Actor, id: string, hold: { reason: string } | null, now: Date): Promise<"changed" | "unchanged" | "missing">;
-  /** A superseded photo or logo becomes current again; answers the files it displaced. */
-  restore(actor: Actor, id: string, settlement: { retentionPolicy: string; retentionExpiresAt: Date | null; supersededExpiresAt: Date }, now: Date): Promise<string[]>;
+  /**
+   * A superseded photo or logo becomes current again when `canRestore` holds for its row read under lock; answers
+   * the ids it displaced, or undefined when the locked row was no longer restorable.
+   */
+  restore(
+    actor: Actor,
+    id: string,
+    settlement: { retentionPolicy: string; retentionExpiresAt: Date | null; supersededExpiresAt: Date },
+    now: Date,
+    canRestore: (candidate: RestoreCandidate) => boolean,
+  ): Promise<string[] | undefined>;
   markStorageDeleted(tenantId: string, id: string): Promise<void>;
   audit(record: AuditRecord): Promise<void>;
   /** Writes the entry unless one with the same object, action, result and correlation id exists (a retried call or activity). */
@@ -98,7 +126,18 @@ export interface StoredObjects {
   overdue(now: Date, limit: number, after?: Cursor): Promise<ObjectRecord[]>;
   /** Sweep: objects SCANNING since before `uploadedBefore` (their scan should have ended). */
   stuckScans(uploadedBefore: Date, limit: number): Promise<ObjectRecord[]>;
-  pendingStorageDeletes(limit: number): Promise<ObjectRecord[]>;
+  /**
+   * Deleted rows whose bucket object is still there, in (deletedAt, id) order after `after`:
+   * rows the sweep gave up on are left out, and so are those that already failed in the run
+   * `skipFailedIn` (the sweep's own correlation).
+   */
+  pendingStorageDeletes(limit: number, after: Cursor | undefined, skipFailedIn: string): Promise<PendingStorageDelete[]>;
+  /**
+   * Counts a failed storage delete against the row, once per run (the actor's correlation), and
+   * gives up on it at `maxFailedRuns`; audits the first failure and the give-up. Undefined when
+   * this run had already counted it (or the delete is no longer owed).
+   */
+  recordStorageDeleteFailure(actor: Actor, id: string, failure: StorageDeleteFailure): Promise<RecordedFailure | undefined>;
   liveStorageKeys(keys: string[]): Promise<Set<string>>;
 }
 

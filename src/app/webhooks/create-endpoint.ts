@@ -1,5 +1,6 @@
 import type { Actor } from "../../domain/actor.js";
 import { checkEventTypes, type WebhookEndpointView } from "../../domain/webhooks/endpoint.js";
+import { endpointLimitReached } from "../../domain/webhooks/endpoint-quota.js";
 import type { WebhooksDeps } from "./deps.js";
 
 export interface CreateEndpointInput {
@@ -7,7 +8,10 @@ export interface CreateEndpointInput {
   eventTypes: string[];
 }
 
-/** The secret is answered here and never again: the store keeps it only to sign. */
+/**
+ * The secret is answered here (and at a rotation) and never again: the store keeps it encrypted,
+ * only to sign. At most `maxEndpointsPerTenant` endpoints per tenant.
+ */
 export async function createWebhookEndpoint(
   deps: WebhooksDeps,
   actor: Actor,
@@ -16,13 +20,11 @@ export async function createWebhookEndpoint(
   checkEventTypes(input.eventTypes);
   await deps.checkUrl(input.url);
   const secret = deps.newSecret();
-  const endpoint = await deps.store.insert({
-    id: deps.newId(),
-    tenantId: actor.tenantId,
-    url: input.url,
-    eventTypes: [...new Set(input.eventTypes)],
-    secret,
-    createdAt: deps.now(),
-  });
+  const max = deps.limits.maxEndpointsPerTenant;
+  const endpoint = await deps.store.insert(
+    { id: deps.newId(), tenantId: actor.tenantId, url: input.url, eventTypes: [...new Set(input.eventTypes)], secret, createdAt: deps.now() },
+    max,
+  );
+  if (!endpoint) throw endpointLimitReached(max);
   return { endpoint, secret };
 }

@@ -1,13 +1,13 @@
 import { AppError } from "../../domain/errors.js";
 import type { WebhookEndpointStorePort } from "./port.js";
 
-
 export interface WebhooksDeps {
   store: WebhookEndpointStorePort;
   /** Refuses (WEBHOOK_URL_NOT_ALLOWED) a URL the service may not call; resolves its host. */
   checkUrl(url: string): Promise<void>;
   /** A Standard Webhooks secret: `whsec_` and base64 of random bytes. */
   newSecret(): string;
+  limits: { maxEndpointsPerTenant: number; secretOverlapSeconds: number };
   now(): Date;
   newId(): string;
 }

@@ -19,8 +19,22 @@ export interface WebhookEndpointChanges {
   disabledReason?: string | null;
 }
 
+/** A new secret for an endpoint; the one it replaces keeps signing until `previousSecretExpiresAt`. */
+export interface SecretRotation {
+  tenantId: string;
+  id: string;
+  secret: string;
+  previousSecretExpiresAt: Date;
+  at: Date;
+  /** The audit row written with the change. */
+  audit: { id: string; actorId: string; requestId?: string };
+}
+
 export interface WebhookEndpointStorePort {
-  insert(endpoint: NewWebhookEndpoint): Promise<WebhookEndpointView>;
+  /** Undefined, and nothing written, when the tenant has `maxPerTenant` endpoints already. */
+  insert(endpoint: NewWebhookEndpoint, maxPerTenant: number): Promise<WebhookEndpointView | undefined>;
+  /** Stores the new secret (encrypted) and audits the rotation in one transaction; undefined when not found. */
+  rotateSecret(rotation: SecretRotation): Promise<WebhookEndpointView | undefined>;
   find(tenantId: string, id: string): Promise<WebhookEndpointView | undefined>;
   list(tenantId: string, after: Cursor | undefined, limit: number): Promise<WebhookEndpointView[]>;
   update(tenantId: string, id: string, changes: WebhookEndpointChanges, at: Date): Promise<WebhookEndpointView | undefined>;

@@ -3,12 +3,14 @@
  * values resolved so far, in repeated passes until nothing changes, at most MAX_PASSES times
  * (spec, Limits). With an acyclic graph the second pass only confirms the first. Cycles are
  * refused at save time; should stored definitions still form one, the fields are evaluated in
- * display order and whatever the last pass produced is kept.
+ * display order and whatever the last pass produced is kept. All formulas of one call share one
+ * budget (formula-budget.ts); exceeding it throws FORMULA_LIMIT_EXCEEDED naming the field.
  */
-import { isAppError } from "../errors.js";
+import { AppError, isAppError } from "../errors.js";
 import { valuesEqual } from "./compare.js";
 import { computedOrder } from "./computed-graph.js";
 import type { FieldDefinition } from "./definition.js";
+import { DEFAULT_FORMULA_LIMITS, FormulaBudget, isFormulaLimitError, type FormulaLimits } from "./formula-budget.js";
 import { formulaOf, type CompiledFormula, type FormulaScope } from "./formula.js";
 import type { RuleContext } from "./conditions.js";
 import { coerceValue } from "./value-checks.js";
@@ -31,15 +33,17 @@ export function computeValues(
   values: Map<string, unknown>,
   context: RuleContext,
   now: Date,
+  limits: FormulaLimits = DEFAULT_FORMULA_LIMITS,
 ): ComputedResult {
   const order = evaluationOrder(computedDefs);
+  const budget = new FormulaBudget(limits);
   // A prototype-less scope object: a key can never reach Object.prototype.
   const fields: Record<string, unknown> = Object.create(null);
   for (const [key, value] of values) fields[key] = value;
   for (let pass = 1; pass <= MAX_PASSES; pass++) {
     let changed = false;
     for (const def of order) {
-      const next = computeOne(def, { fields, context, now });
+      const next = computeOne(def, { fields, context, now, budget });
       if (!values.has(def.fieldKey) || !valuesEqual(values.get(def.fieldKey), next)) changed = true;
       values.set(def.fieldKey, next);
       fields[def.fieldKey] = next;
@@ -69,10 +73,20 @@ function cachedDependencies(def: FieldDefinition): readonly string[] {
 function computeOne(def: FieldDefinition, scope: FormulaScope): unknown {
   const formula = compiled(def);
   if (!formula) return null;
-  const result = formula.evaluate(scope);
+  const result = evaluateNaming(def, formula, scope);
   if (result === null || def.fieldType === "COMPUTED") return result;
   const typed = coerceValue(def, result);
   return typed.ok ? typed.value : null;
+}
+
+/** A budget exceeded is reported on the field whose formula exceeded it (metadata fieldKey). */
+function evaluateNaming(def: FieldDefinition, formula: CompiledFormula, scope: FormulaScope): ReturnType<CompiledFormula["evaluate"]> {
+  try {
+    return formula.evaluate(scope);
+  } catch (error) {
+    if (!isFormulaLimitError(error)) throw error;
+    throw new AppError(error.reason, error.message, { metadata: { ...error.metadata, fieldKey: def.fieldKey }, cause: error });
+  }
 }
 
 /** A stored formula that no longer checks computes null rather than failing the create. */

@@ -17,8 +17,10 @@ import {
   type RuleOutcome,
 } from "./definition.js";
 import { checkFormula } from "./formula.js";
+import { formulaGrowthProblem } from "./formula-growth.js";
+import { DEFAULT_CUSTOM_FIELD_LIMITS, type CustomFieldLimits } from "./limits.js";
 import { isSafePath } from "./paths.js";
-import { checkPattern } from "./pattern.js";
+import { checkPattern, type PatternLimits } from "./pattern.js";
 import { isForbiddenKey } from "./safe-keys.js";
 import { parseDateText } from "./scalars.js";
 import { checkValue, coerceValue } from "./value-checks.js";
@@ -41,7 +43,7 @@ export type DefinitionCandidate = Pick<
   | "validationRules"
   | "uiConfig"
 > &
-  Partial<Pick<FieldDefinition, "id" | "defaultValue" | "computedFormula" | "deletedAt">>;
+  Partial<Pick<FieldDefinition, "id" | "tenantId" | "defaultValue" | "computedFormula" | "deletedAt">>;
 
 export const FIELD_KEY_PATTERN = /^[a-z_]+$/;
 export const MAX_FIELD_KEY_LENGTH = 64;
@@ -53,16 +55,19 @@ export const MAX_FIELD_KEY_LENGTH = 64;
 export function checkDefinition(
   candidate: DefinitionCandidate,
   siblings: readonly FieldDefinition[],
+  limits: CustomFieldLimits = DEFAULT_CUSTOM_FIELD_LIMITS,
 ): DefinitionViolation[] {
   const found = new Problems();
+  const patterns = limits.patterns;
   checkIdentity(candidate, found);
   checkStrategy(candidate, found);
   checkSelect(candidate, found);
-  checkValidation(candidate.validation ?? {}, "validation", found);
-  checkRules(candidate, "defaultRules", candidate.defaultRules ?? [], found);
-  checkRules(candidate, "validationRules", candidate.validationRules ?? [], found);
-  checkDefault(candidate, found);
+  checkValidation(candidate.validation ?? {}, "validation", found, patterns);
+  checkRules(candidate, "defaultRules", candidate.defaultRules ?? [], found, patterns);
+  checkRules(candidate, "validationRules", candidate.validationRules ?? [], found, patterns);
+  checkDefault(candidate, found, patterns);
   checkCycle(candidate, siblings, found);
+  checkGrowth(candidate, siblings, found, limits);
   return found.list();
 }
 
@@ -157,7 +162,7 @@ function checkSelect(c: DefinitionCandidate, found: Problems): void {
   });
 }
 
-function checkValidation(v: FieldValidation, at: string, found: Problems): void {
+function checkValidation(v: FieldValidation, at: string, found: Problems, patterns: PatternLimits): void {
   if (v.min !== undefined && !Number.isFinite(v.min)) found.add(`${at}.min`, "must be a finite number");
   if (v.max !== undefined && !Number.isFinite(v.max)) found.add(`${at}.max`, "must be a finite number");
   if (v.min !== undefined && v.max !== undefined && v.min > v.max) found.add(`${at}.min`, "must not exceed max");
@@ -182,14 +187,14 @@ function checkValidation(v: FieldValidation, at: string, found: Problems): void 
   }
   if (v.pattern !== undefined && v.pattern !== "") {
     try {
-      checkPattern(v.pattern);
+      checkPattern(v.pattern, patterns);
     } catch (error) {
       found.addError(`${at}.pattern`, error);
     }
   }
 }
 
-function checkRules(c: DefinitionCandidate, list: string, rules: readonly Rule[], found: Problems): void {
+function checkRules(c: DefinitionCandidate, list: string, rules: readonly Rule[], found: Problems, patterns: PatternLimits): void {
   rules.forEach((rule, i) => {
     const at = `${list}[${i}]`;
     if (typeof rule.name !== "string" || rule.name.trim() === "") found.add(`${at}.name`, "must not be empty");
@@ -210,14 +215,14 @@ function checkRules(c: DefinitionCandidate, list: string, rules: readonly Rule[]
         }
       });
     }
-    checkOutcome(c, rule.then, `${at}.then`, found);
-    checkOutcome(c, rule.else, `${at}.else`, found);
+    checkOutcome(c, rule.then, `${at}.then`, found, patterns);
+    checkOutcome(c, rule.else, `${at}.else`, found, patterns);
   });
 }
 
-function checkOutcome(c: DefinitionCandidate, outcome: RuleOutcome | undefined, at: string, found: Problems): void {
+function checkOutcome(c: DefinitionCandidate, outcome: RuleOutcome | undefined, at: string, found: Problems, patterns: PatternLimits): void {
   if (!outcome) return;
-  if (outcome.validation) checkValidation(outcome.validation, `${at}.validation`, found);
+  if (outcome.validation) checkValidation(outcome.validation, `${at}.validation`, found, patterns);
   if (outcome.defaultValue !== undefined && outcome.defaultValue !== null && !isComputedDefinition(c)) {
     const typed = coerceValue(c, outcome.defaultValue);
     if (!typed.ok) found.add(`${at}.defaultValue`, typed.description);
@@ -225,10 +230,10 @@ function checkOutcome(c: DefinitionCandidate, outcome: RuleOutcome | undefined, 
 }
 
 /** A static default must itself be a valid value of the field. */
-function checkDefault(c: DefinitionCandidate, found: Problems): void {
+function checkDefault(c: DefinitionCandidate, found: Problems, patterns: PatternLimits): void {
   if (c.defaultValue === undefined || c.defaultValue === "" || isComputedDefinition(c)) return;
   const value = c.fieldType === "JSON" ? parseJsonText(c.defaultValue) : c.defaultValue;
-  const checked = checkValue(c, value, c.validation ?? {});
+  const checked = checkValue(c, value, c.validation ?? {}, { tenant: c.tenantId ?? "", limits: patterns });
   if (!checked.ok) found.add("defaultValue", checked.description);
 }
 
@@ -240,6 +245,19 @@ function checkCycle(c: DefinitionCandidate, siblings: readonly FieldDefinition[]
   );
   const cycle = findComputedCycle([...others, c], c.fieldKey);
   if (cycle) found.add("computedFormula", cycleMessage(cycle), "FORMULA_CYCLE");
+}
+
+/**
+ * Constant text growth across computed fields, checked with the candidate in place: a change to
+ * one formula can make a field that reads it too large, so every field of the entity type counts.
+ */
+function checkGrowth(c: DefinitionCandidate, siblings: readonly FieldDefinition[], found: Problems, limits: CustomFieldLimits): void {
+  if (!isComputedDefinition(c) || !c.isActive || c.deletedAt !== undefined || !c.computedFormula) return;
+  const others = siblings.filter(
+    (s) => isActiveDefinition(s) && s.fieldKey !== c.fieldKey && (c.id === undefined || s.id !== c.id),
+  );
+  const problem = formulaGrowthProblem([...others, c], limits.formulas);
+  if (problem) found.add("computedFormula", problem, "FORMULA_LIMIT_EXCEEDED");
 }
 
 function parseJsonText(text: string): unknown {

@@ -5,10 +5,12 @@
  *
  * Failure is a value, not an exception: division by zero, a result that is not a finite number,
  * an operand of the wrong type, a missing field or a bad date all yield null. A computed field
- * then holds null instead of making the whole create fail on a formula the tenant saved.
+ * then holds null instead of making the whole create fail on a formula the tenant saved. The one
+ * exception is the budget (formula-budget.ts): exceeding it throws FORMULA_LIMIT_EXCEEDED.
  */
 import { compareValues, valuesEqual } from "./compare.js";
 import type { BinaryOperator, Expr, FunctionName } from "./formula-ast.js";
+import { FormulaBudget, isFormulaLimitError } from "./formula-budget.js";
 import { ownValue } from "./safe-keys.js";
 import { parseBooleanText, parseDateText, parseNumberText, utcDay } from "./scalars.js";
 
@@ -22,18 +24,26 @@ export interface FormulaScope {
   context?: Readonly<Record<string, unknown>>;
   /** The current time, injected: today() and now() read it. */
   now: Date;
+  /** Shared by every formula of one resolve; a fresh default budget per evaluation without it. */
+  budget?: FormulaBudget;
 }
 
+/** The scope as the interpreter uses it: always with a budget. */
+type BudgetedScope = FormulaScope & { budget: FormulaBudget };
+
 export function evaluateExpr(expr: Expr, scope: FormulaScope): FormulaValue {
+  const budgeted: BudgetedScope = { ...scope, budget: scope.budget ?? new FormulaBudget() };
   try {
-    return finite(evaluate(expr, scope));
-  } catch {
-    // The interpreter is not expected to throw; should it, the documented result is null.
+    return finite(evaluate(expr, budgeted));
+  } catch (error) {
+    if (isFormulaLimitError(error)) throw error;
+    // The interpreter is not expected to throw otherwise; should it, the documented result is null.
     return null;
   }
 }
 
-function evaluate(expr: Expr, scope: FormulaScope): FormulaValue {
+function evaluate(expr: Expr, scope: BudgetedScope): FormulaValue {
+  scope.budget.step();
   switch (expr.kind) {
     case "constant":
       return expr.value;
@@ -84,21 +94,21 @@ function unary(op: "-" | "+" | "not", value: FormulaValue): FormulaValue {
   return op === "-" ? -n : n;
 }
 
-function binary(expr: Extract<Expr, { kind: "binary" }>, scope: FormulaScope): FormulaValue {
+function binary(expr: Extract<Expr, { kind: "binary" }>, scope: BudgetedScope): FormulaValue {
   // and/or short-circuit like every mainstream language.
   if (expr.op === "and") return truthy(evaluate(expr.left, scope)) && truthy(evaluate(expr.right, scope));
   if (expr.op === "or") return truthy(evaluate(expr.left, scope)) || truthy(evaluate(expr.right, scope));
-  return applyBinary(expr.op, evaluate(expr.left, scope), evaluate(expr.right, scope));
+  return applyBinary(expr.op, evaluate(expr.left, scope), evaluate(expr.right, scope), scope.budget);
 }
 
-function applyBinary(op: BinaryOperator, a: FormulaValue, b: FormulaValue): FormulaValue {
-  return finite(rawBinary(op, a, b));
+function applyBinary(op: BinaryOperator, a: FormulaValue, b: FormulaValue, budget: FormulaBudget): FormulaValue {
+  return finite(rawBinary(op, a, b, budget));
 }
 
-function rawBinary(op: BinaryOperator, a: FormulaValue, b: FormulaValue): FormulaValue {
+function rawBinary(op: BinaryOperator, a: FormulaValue, b: FormulaValue, budget: FormulaBudget): FormulaValue {
   switch (op) {
     case "+":
-      return plus(a, b);
+      return plus(a, b, budget);
     case "==":
       return valuesEqual(a, b);
     case "!=":
@@ -118,14 +128,20 @@ function rawBinary(op: BinaryOperator, a: FormulaValue, b: FormulaValue): Formul
   }
 }
 
-/** Numeric addition when both sides are numbers (or numeric text); otherwise text concatenation. */
-function plus(a: FormulaValue, b: FormulaValue): FormulaValue {
+/**
+ * Numeric addition when both sides are numbers (or numeric text); otherwise text concatenation,
+ * whose length is checked against the budget before the text is built.
+ */
+function plus(a: FormulaValue, b: FormulaValue, budget: FormulaBudget): FormulaValue {
   const x = asNumber(a);
   const y = asNumber(b);
   if (x !== null && y !== null) return x + y;
   if (a === null || b === null) return null;
-  if (typeof a === "string" || typeof b === "string") return String(a) + String(b);
-  return null;
+  if (typeof a !== "string" && typeof b !== "string") return null;
+  const left = String(a);
+  const right = String(b);
+  budget.text(left.length + right.length);
+  return left + right;
 }
 
 function arithmetic(op: BinaryOperator, x: number | null, y: number | null): FormulaValue {
@@ -152,7 +168,7 @@ function order(a: FormulaValue, b: FormulaValue, test: (o: number) => boolean): 
   return o === undefined ? null : test(o);
 }
 
-function callFunction(name: FunctionName, args: FormulaValue[], scope: FormulaScope): FormulaValue {
+function callFunction(name: FunctionName, args: FormulaValue[], scope: BudgetedScope): FormulaValue {
   const [first, second] = args;
   switch (name) {
     case "abs":
@@ -177,16 +193,25 @@ function callFunction(name: FunctionName, args: FormulaValue[], scope: FormulaSc
     case "now":
       return scope.now.toISOString();
     case "uppercase":
-      return typeof first === "string" ? first.toUpperCase() : null;
+      return typeof first === "string" ? changeCase(first, "upper", scope.budget) : null;
     case "lowercase":
-      return typeof first === "string" ? first.toLowerCase() : null;
+      return typeof first === "string" ? changeCase(first, "lower", scope.budget) : null;
     case "number":
       return toNumberValue(first);
     case "string":
+      if (typeof first === "string") scope.budget.text(first.length);
       return first === null ? null : String(first);
     case "boolean":
       return toBooleanValue(first);
   }
+}
+
+/** A case change may lengthen text (ß -> SS), at most threefold: the longer result is counted too. */
+function changeCase(text: string, to: "upper" | "lower", budget: FormulaBudget): string {
+  budget.text(text.length);
+  const changed = to === "upper" ? text.toUpperCase() : text.toLowerCase();
+  if (changed.length > text.length) budget.text(changed.length);
+  return changed;
 }
 
 function mapNumber(value: FormulaValue, fn: (n: number) => number): FormulaValue {

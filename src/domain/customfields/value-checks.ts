@@ -4,18 +4,18 @@
  */
 import { isAppError } from "../errors.js";
 import type { FieldDefinition, FieldType, FieldValidation } from "./definition.js";
-import { matchesPattern } from "./pattern.js";
+import { matchesPattern, type PatternUse } from "./pattern.js";
 import { parseBooleanText, parseDateText, parseNumberText } from "./scalars.js";
 
 export type Checked = { ok: true; value: unknown } | { ok: false; description: string };
 
 type CheckedDefinition = Pick<FieldDefinition, "fieldType" | "uiConfig">;
 
-/** Type check, coercion, then constraints of `validation`. */
-export function checkValue(def: CheckedDefinition, raw: unknown, validation: FieldValidation): Checked {
+/** Type check, coercion, then constraints of `validation` (a pattern runs as `patterns` says). */
+export function checkValue(def: CheckedDefinition, raw: unknown, validation: FieldValidation, patterns?: PatternUse): Checked {
   const typed = coerceValue(def, raw);
   if (!typed.ok) return typed;
-  const problem = constraintProblem(def.fieldType, typed.value, validation);
+  const problem = constraintProblem(def.fieldType, typed.value, validation, patterns);
   return problem === undefined ? typed : { ok: false, description: problem };
 }
 
@@ -68,20 +68,20 @@ function coerceSelect(def: CheckedDefinition, raw: unknown): Checked {
   return fail(`must be one of: ${listForMessage(options.map((option) => option.value))}`);
 }
 
-function constraintProblem(type: FieldType, value: unknown, validation: FieldValidation): string | undefined {
-  if (type === "STRING" && typeof value === "string") return stringProblem(value, validation);
+function constraintProblem(type: FieldType, value: unknown, validation: FieldValidation, patterns?: PatternUse): string | undefined {
+  if (type === "STRING" && typeof value === "string") return stringProblem(value, validation, patterns);
   if (type === "NUMBER" && typeof value === "number") return numberProblem(value, validation);
   if (type === "DATE" && typeof value === "string") return dateProblem(value, validation);
   return undefined;
 }
 
-function stringProblem(value: string, v: FieldValidation): string | undefined {
+function stringProblem(value: string, v: FieldValidation, patterns?: PatternUse): string | undefined {
   // Lengths count characters (code points), not UTF-16 units, as a user would.
   const length = [...value].length;
   if (v.minLength !== undefined && length < v.minLength) return `must be at least ${v.minLength} characters long`;
   if (v.maxLength !== undefined && length > v.maxLength) return `must be at most ${v.maxLength} characters long`;
   if (v.pattern !== undefined && v.pattern !== "") {
-    const matched = patternMatches(v.pattern, value);
+    const matched = patternMatches(v.pattern, value, patterns);
     if (matched === undefined) return `cannot be checked: the field's pattern is not usable`;
     if (!matched) return `must match the pattern ${v.pattern}`;
   }
@@ -92,9 +92,9 @@ function stringProblem(value: string, v: FieldValidation): string | undefined {
 }
 
 /** A stored pattern refused by the engine fails the check rather than the whole request. */
-function patternMatches(pattern: string, value: string): boolean | undefined {
+function patternMatches(pattern: string, value: string, patterns?: PatternUse): boolean | undefined {
   try {
-    return matchesPattern(pattern, value);
+    return matchesPattern(pattern, value, patterns);
   } catch (error) {
     if (isAppError(error) && error.reason === "UNSAFE_PATTERN") return undefined;
     throw error;

@@ -13,6 +13,9 @@ import { validationFailed, type FieldViolation } from "../errors.js";
 import type { RuleContext } from "./conditions.js";
 import { computeValues } from "./computed-values.js";
 import { isActiveDefinition, isComputedDefinition, type FieldDefinition } from "./definition.js";
+import { isFormulaLimitError } from "./formula-budget.js";
+import { DEFAULT_CUSTOM_FIELD_LIMITS, type CustomFieldLimits } from "./limits.js";
+import type { PatternUse } from "./pattern.js";
 import { effectiveField, type EffectiveField } from "./rules.js";
 import { isForbiddenKey, toPlainObject } from "./safe-keys.js";
 import { checkValue } from "./value-checks.js";
@@ -27,12 +30,14 @@ export type CustomFieldValues = Record<string, unknown>;
  * for one is ignored), evaluated over the merged values so a formula sees what the user sent;
  * then validation of all fields. Inactive definitions are neither defaulted nor validated, and
  * their keys are dropped; soft-deleted definitions count as absent, so their keys are unknown.
+ * Formulas that exceed their budget fail the create with FORMULA_LIMIT_EXCEEDED on their field.
  */
 export function resolveForCreate(
   defs: readonly FieldDefinition[],
   userValues: unknown,
   context: RuleContext,
   now: Date,
+  limits: CustomFieldLimits = DEFAULT_CUSTOM_FIELD_LIMITS,
 ): CustomFieldValues {
   const supplied = asRecord(userValues);
   const catalog = new Catalog(defs);
@@ -44,13 +49,13 @@ export function resolveForCreate(
     const field = effectiveField(def, ctx);
     const fromUser = ownSupplied(supplied, def.fieldKey);
     const candidate = fromUser !== undefined ? fromUser : defaultOf(def, field);
-    const outcome = settle(def, field, candidate);
+    const outcome = settle(def, field, candidate, patternUse(def, limits));
     if (outcome.violation) violations.push(outcome.violation);
     else if (outcome.value !== undefined) values.set(def.fieldKey, outcome.value);
   }
   // Computed fields are not validated, so a failing create need not compute them.
   if (violations.length > 0) throw validationFailed(violations, "CUSTOM_FIELD_VALIDATION_FAILED");
-  computeValues(catalog.active.filter(isComputedDefinition), values, ctx, now);
+  computeWithinBudget(catalog.active.filter(isComputedDefinition), values, ctx, now, limits);
   return toPlainObject(inDefinitionOrder(catalog.active, values));
 }
 
@@ -64,6 +69,7 @@ export function validateForUpdate(
   suppliedValues: unknown,
   context: RuleContext,
   now: Date,
+  limits: CustomFieldLimits = DEFAULT_CUSTOM_FIELD_LIMITS,
 ): CustomFieldValues {
   const supplied = asRecord(suppliedValues);
   const catalog = new Catalog(defs);
@@ -73,7 +79,7 @@ export function validateForUpdate(
   for (const def of catalog.active) {
     const value = ownSupplied(supplied, def.fieldKey);
     if (value === undefined || isComputedDefinition(def)) continue;
-    const outcome = settle(def, effectiveField(def, ctx), value);
+    const outcome = settle(def, effectiveField(def, ctx), value, patternUse(def, limits));
     if (outcome.violation) violations.push(outcome.violation);
     else values.set(def.fieldKey, outcome.value);
   }
@@ -104,13 +110,34 @@ interface Settled {
   violation?: FieldViolation;
 }
 
+function computeWithinBudget(
+  computedDefs: readonly FieldDefinition[],
+  values: Map<string, unknown>,
+  context: RuleContext,
+  now: Date,
+  limits: CustomFieldLimits,
+): void {
+  try {
+    computeValues(computedDefs, values, context, now, limits.formulas);
+  } catch (error) {
+    if (!isFormulaLimitError(error)) throw error;
+    const key = error.metadata.fieldKey ?? "";
+    throw validationFailed([{ field: fieldPath(key), description: error.message }], "FORMULA_LIMIT_EXCEEDED");
+  }
+}
+
+/** A field's pattern runs within its tenant's share of the compiled-pattern cache. */
+function patternUse(def: FieldDefinition, limits: CustomFieldLimits): PatternUse {
+  return { tenant: def.tenantId, limits: limits.patterns };
+}
+
 /** Required first, then type and constraints; null and absence skip them for optional fields. */
-function settle(def: FieldDefinition, field: EffectiveField, value: unknown): Settled {
+function settle(def: FieldDefinition, field: EffectiveField, value: unknown, patterns: PatternUse): Settled {
   if (isEmpty(value)) {
     if (field.required) return { violation: requiredViolation(def, field) };
     if (value === undefined || value === null) return { value };
   }
-  const checked = checkValue(def, value, field.validation);
+  const checked = checkValue(def, value, field.validation, patterns);
   if (checked.ok) return { value: checked.value };
   return { violation: { field: fieldPath(def.fieldKey), description: checked.description } };
 }

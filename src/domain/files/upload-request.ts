@@ -1,5 +1,6 @@
 import { AppError } from "../errors.js";
-import { normalizeContentType } from "./checks/content-types.js";
+import { canonicalContentType, normalizeContentType } from "./checks/content-types.js";
+import { extensionContradiction, hasHiddenCharacters, normalizeFilename } from "./filename.js";
 import { classRules, type ObjectClassRules } from "./object-classes.js";
 
 export interface UploadDeclaration {
@@ -13,8 +14,6 @@ export interface UploadDeclaration {
 
 const OWNER_TYPE = /^[A-Z][A-Za-z0-9]{0,63}$/;
 const OWNER_ID = /^[A-Za-z0-9_-]{1,128}$/;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const MAX_FILENAME_BYTES = 255;
 
 function checkOwner(declaration: UploadDeclaration): void {
@@ -36,7 +35,7 @@ function checkFilename(name: string): void {
   let problem: string | undefined;
   if (name.trim() === "") problem = "must not be empty";
   else if (bytes > MAX_FILENAME_BYTES) problem = `must be at most ${MAX_FILENAME_BYTES} bytes, got ${bytes}`;
-  else if (CONTROL.test(name)) problem = "must not contain control characters";
+  else if (hasHiddenCharacters(name)) problem = "must not contain control, bidirectional or invisible formatting characters";
   if (problem) {
     throw new AppError("INVALID_FILENAME", `originalFilename ${problem}`, {
       violations: [{ field: "originalFilename", description: problem }],
@@ -44,14 +43,27 @@ function checkFilename(name: string): void {
   }
 }
 
+/** A name whose extension names another format is refused: the saved file would open as that. */
+function checkExtension(name: string, contentType: string): void {
+  const type = canonicalContentType(contentType);
+  const problem = type && extensionContradiction(name, type);
+  if (problem) {
+    throw new AppError("FILENAME_EXTENSION_MISMATCH", `originalFilename ${problem}`, {
+      violations: [{ field: "originalFilename", description: problem }],
+    });
+  }
+}
+
 /**
  * The initiate checks of the specification: class, type, size (class maximum and the global
- * STORAGE_MAX_FILE_SIZE_BYTES), owner and file name. Returns the class rules that apply.
+ * STORAGE_MAX_FILE_SIZE_BYTES), owner and file name (checked in NFC, as initiate stores it, and
+ * its extension against the declared type). Returns the class rules that apply.
  */
 export function checkUploadDeclaration(declaration: UploadDeclaration, globalMaxBytes: number): ObjectClassRules {
   const rules = classRules(declaration.objectClass);
   checkOwner(declaration);
-  checkFilename(declaration.originalFilename);
+  const filename = normalizeFilename(declaration.originalFilename);
+  checkFilename(filename);
   const contentType = normalizeContentType(declaration.contentType);
   if (!rules.allowedContentTypes.includes(contentType)) {
     throw new AppError(
@@ -60,6 +72,7 @@ export function checkUploadDeclaration(declaration: UploadDeclaration, globalMax
       { violations: [{ field: "contentType", description: `must be one of ${rules.allowedContentTypes.join(", ")}` }] },
     );
   }
+  checkExtension(filename, contentType);
   const limit = Math.min(rules.maxSizeBytes, globalMaxBytes);
   if (declaration.fileSize > limit) {
     throw new AppError("FILE_TOO_LARGE", `fileSize ${declaration.fileSize} exceeds the limit of ${limit} bytes for ${rules.name}`, {

@@ -10,6 +10,8 @@ export interface WebhookEndpointView {
   eventTypes: string[];
   enabled: boolean;
   disabledReason?: string;
+  /** After a rotation: until then deliveries carry a signature with the previous secret too. */
+  previousSecretExpiresAt?: Date;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -6,6 +6,7 @@ import { deleteWebhookEndpoint } from "../../app/webhooks/delete-endpoint.js";
 import type { WebhooksDeps } from "../../app/webhooks/deps.js";
 import { getWebhookEndpoint, listWebhookEndpoints } from "../../app/webhooks/read-endpoints.js";
 import { updateWebhookEndpoint, type UpdateEndpointInput } from "../../app/webhooks/update-endpoint.js";
+import { rotateWebhookSecret } from "../../app/webhooks/rotate-secret.js";
 import { validationFailed } from "../../domain/errors.js";
 import type { WebhookEndpointView } from "../../domain/webhooks/endpoint.js";
 import { readUpdateMask } from "../update-mask.js";
@@ -32,6 +33,10 @@ export function registerWebhookService(router: ConnectRouter, deps: WebhooksDeps
       await deleteWebhookEndpoint(deps, actorOf(ctx), req.id);
       return {};
     },
+    async rotateWebhookSecret(req, ctx) {
+      const rotated = await rotateWebhookSecret(deps, actorOf(ctx), req.id);
+      return { webhookEndpoint: toEndpointMessage(rotated.endpoint), secret: rotated.secret };
+    },
   });
 }
 
@@ -44,6 +49,7 @@ function toEndpointMessage(endpoint: WebhookEndpointView) {
     disabledReason: endpoint.disabledReason ?? "",
     createdAt: timestampFromDate(endpoint.createdAt),
     updatedAt: timestampFromDate(endpoint.updatedAt),
+    previousSecretExpiresAt: endpoint.previousSecretExpiresAt ? timestampFromDate(endpoint.previousSecretExpiresAt) : undefined,
   };
 }
 

@@ -212,12 +212,12 @@ export async function fuzzDefinitionCalls(rest: RestCaller, token: string, numRu
     fc.asyncProperty(action, async (a) => {
       if (a.kind === "create") {
         const res = await rest("POST", "/api/v1/custom-fields", { token, body: a.body });
-        expectClientOutcome(describeCall("POST", "/api/v1/custom-fields", a.body), res, ["invalid_argument", "already_exists"]);
+        expectClientOutcome(describeCall("POST", "/api/v1/custom-fields", a.body), res, ["invalid_argument", "already_exists", "failed_precondition"]);
         if (res.status === 200) model.set(res.body.fieldDefinition.id, { last: res.body.fieldDefinition, deleted: false, writes: 1 });
       } else if (a.kind === "update") {
         const path = `/api/v1/custom-fields/${a.id}`;
         const res = await rest("PATCH", path, { token, body: a.body });
-        expectClientOutcome(describeCall("PATCH", path, a.body), res, ["invalid_argument", "not_found", "aborted"]);
+        expectClientOutcome(describeCall("PATCH", path, a.body), res, ["invalid_argument", "not_found", "aborted", "failed_precondition"]);
         if (res.status === 200) {
           const m = model.get(a.id)!;
           expect(res.body.fieldDefinition.version).toBe(m.last.version + 1);

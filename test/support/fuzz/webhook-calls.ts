@@ -53,7 +53,9 @@ export async function fuzzEndpointCalls(rest: RestCaller, token: string, numRuns
     fc.asyncProperty(action, async (a) => {
       if (a.kind === "create") {
         const res = await rest("POST", "/api/v1/webhook-endpoints", { token, body: a.body });
-        expectClientOutcome(describeCall("POST", "/api/v1/webhook-endpoints", a.body), res, ["invalid_argument"]);
+        // failed_precondition: the tenant's endpoint limit (WEBHOOK_MAX_ENDPOINTS_PER_TENANT) is reached.
+        expectClientOutcome(describeCall("POST", "/api/v1/webhook-endpoints", a.body), res, ["invalid_argument", "failed_precondition"]);
+        if (res.body.code === "failed_precondition") expect(JSON.stringify(res.body)).toContain("WEBHOOK_ENDPOINT_LIMIT_REACHED");
         if (res.status === 200) model.set(res.body.webhookEndpoint.id, res.body.webhookEndpoint);
       } else if (a.kind === "list") {
         const qs = new URLSearchParams(Object.entries(a.query).map(([k, v]) => [k, String(v)])).toString();

@@ -40,11 +40,11 @@ describe("createDefinition", () => {
     expect(error.violations).toEqual([expect.objectContaining({ field: "fieldType" })]);
   });
 
-  it("bumps the cache generation and builds the index of an indexed field", async () => {
-    const { deps, kv, indexed } = fakeDeps();
-    await createDefinition(deps, actor, createInput("amount", { fieldType: "number", indexed: true }));
+  it("bumps the cache generation and stores an indexed field marked indexed (the worker builds its index)", async () => {
+    const { deps, kv, store } = fakeDeps();
+    const created = await createDefinition(deps, actor, createInput("amount", { fieldType: "number", indexed: true }));
     expect(await kv.get(generationKey("tenant-a", "Customer"))).toBe("2");
-    expect(indexed).toEqual(["Customer.amount"]);
+    expect(store.rows.get(created.id)?.indexed).toBe(true);
   });
 });
 

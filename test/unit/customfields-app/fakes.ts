@@ -1,7 +1,13 @@
 import { MemoryKeyValueStore } from "../../../src/adapters/cache/memory-key-value.js";
 import { DefinitionCache } from "../../../src/app/customfields/definition-cache.js";
 import type { CustomFieldsDeps } from "../../../src/app/customfields/deps.js";
-import type { DefinitionAudit, DefinitionAuditEntry, DefinitionChanges, FieldDefinitionStorePort } from "../../../src/app/customfields/port.js";
+import type {
+  DefinitionAudit,
+  DefinitionAuditEntry,
+  DefinitionChanges,
+  FieldDefinitionStorePort,
+  IndexedFieldGuard,
+} from "../../../src/app/customfields/port.js";
 import type { Cursor } from "../../../src/domain/pagination.js";
 import { AppError } from "../../../src/domain/errors.js";
 import type { FieldDefinition } from "../../../src/domain/customfields/definition.js";
@@ -24,15 +30,23 @@ export class MemoryDefinitionStore implements FieldDefinitionStorePort {
     return row && row.tenantId === tenantId && row.deletedAt === undefined ? structuredClone(row) : undefined;
   }
 
-  async insert(def: FieldDefinition, audit: DefinitionAudit) {
+  /** The store's count for an IndexedFieldGuard: the tenant's other live indexed definitions. */
+  private checkIndexed(tenantId: string, id: string, guard: IndexedFieldGuard | undefined): void {
+    if (!guard) return;
+    guard([...this.rows.values()].filter((d) => d.tenantId === tenantId && d.id !== id && d.indexed && d.deletedAt === undefined).length);
+  }
+
+  async insert(def: FieldDefinition, audit: DefinitionAudit, guard?: IndexedFieldGuard) {
+    this.checkIndexed(def.tenantId, def.id, guard);
     const clash = (await this.listLive(def.tenantId, def.entityType)).some((d) => d.fieldKey === def.fieldKey);
     if (clash) throw new AppError("FIELD_KEY_EXISTS", "exists");
     this.rows.set(def.id, structuredClone(def));
     this.audits.push(audit);
   }
 
-  async update(tenantId: string, id: string, fromVersion: number, changes: DefinitionChanges, audit: DefinitionAudit) {
+  async update(tenantId: string, id: string, fromVersion: number, changes: DefinitionChanges, audit: DefinitionAudit, guard?: IndexedFieldGuard) {
     this.beforeWrite?.();
+    this.checkIndexed(tenantId, id, guard);
     const row = await this.findLive(tenantId, id);
     if (!row || row.version !== fromVersion) return undefined;
     const next = { ...row, ...changes, version: fromVersion + 1, updatedAt: audit.at };
@@ -63,18 +77,17 @@ export class MemoryDefinitionStore implements FieldDefinitionStorePort {
 export function fakeDeps(now = new Date("2024-05-01T12:00:00Z")) {
   const store = new MemoryDefinitionStore();
   const kv = new MemoryKeyValueStore();
-  const indexed: string[] = [];
   const warnings: string[] = [];
   let ids = 0;
   const deps: CustomFieldsDeps = {
     store,
     cache: new DefinitionCache(kv, 3600),
-    indexes: { ensureFor: async (d) => void indexed.push(`${d.entityType}.${d.fieldKey}`) },
+    maxIndexedFields: 10,
     now: () => now,
     newId: () => `def${++ids}`,
     warn: (message) => void warnings.push(message),
   };
-  return { deps, store, kv, indexed, warnings };
+  return { deps, store, kv, warnings };
 }
 
 export const actor = { tenantId: "tenant-a", actorId: "user-7", requestId: "req-1" };

@@ -9,8 +9,8 @@ const SECRET = "unit-test-secret-unit-test-secret";
 const servers: http.Server[] = [];
 
 /** The pages behind a real HTTP server, routed by exact path as http-server.ts does. */
-async function serve(hs256Secret?: string): Promise<string> {
-  const pages = createDemoPages({ hs256Secret, logger: pino({ level: "silent" }) });
+async function serve(hs256Secret?: string, claims: { issuer?: string; audience?: string } = {}): Promise<string> {
+  const pages = createDemoPages({ hs256Secret, ...claims, logger: pino({ level: "silent" }) });
   const server = http.createServer((req, res) => {
     const page = pages[(req.url ?? "/").split("?")[0]!];
     if (page) return void page(req, res);
@@ -43,6 +43,14 @@ describe("the demo pages", () => {
     const principal = await createTokenVerifier({ hs256Secret: SECRET })(token);
     expect(principal).toMatchObject({ tenantId: "acme", actorId: "alice" });
     expect(principal.permissions.has("stored_object:CREATE")).toBe(true);
+  });
+
+  it("sign with the server's issuer and audience, which its verifier checks", async () => {
+    const claims = { issuer: "https://id.example", audience: "files" };
+    const base = await serve(SECRET, claims);
+    const { token } = (await (await fetch(`${base}/demo/token?tenant=acme&user=alice`)).json()) as { token: string };
+    expect(await createTokenVerifier({ hs256Secret: SECRET, ...claims })(token)).toMatchObject({ tenantId: "acme" });
+    await expect(createTokenVerifier({ hs256Secret: SECRET, issuer: "https://other.example" })(token)).rejects.toThrow('unexpected "iss" claim value');
   });
 
   it("refuse odd tenant names and methods other than GET", async () => {

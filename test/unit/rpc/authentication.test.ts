@@ -1,5 +1,6 @@
 /**
- * Who may call what: the bearer token (HS256 in development), the tenant it carries, and the one
+ * Who may call what: the bearer token (here HS256 with an issuer and audience, in the safe mode),
+ * the tenant it carries, and the one
  * permission table (src/rpc/permissions.ts) checked before any handler runs, the same for every
  * transport because it is an interceptor of the one router.
  */
@@ -9,11 +10,13 @@ import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { CustomFieldsService } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
 import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "../../../gen/grpc/health/v1/health_pb.js";
+import { SignJWT } from "jose";
 import { signDevelopmentToken } from "../../../src/rpc/dev-token.js";
 import { jsonApiServices } from "../../../src/rpc/openapi/generate-openapi.js";
 import { allPermissions, methodPermissions } from "../../../src/rpc/permissions.js";
 import { DEVELOPMENT_JWT_SECRET } from "../../../src/config.js";
 import { failureOf, reasonOf } from "../../support/errors.js";
+import { UNIT_SIGNING } from "../../support/tokens.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";
 
 let api: InMemoryApi;
@@ -52,9 +55,41 @@ describe("authentication", () => {
   });
 
   it("refuses a token without a tenant", async () => {
-    const res = await api.rest("GET", "/api/v1/uploads", { token: await signDevelopmentToken(DEVELOPMENT_JWT_SECRET, { tenant: "", user: "u" }) });
+    const res = await api.rest("GET", "/api/v1/uploads", { token: await api.token("") });
     expect(res.status).toBe(401);
     expect(res.body.message).toBe("token has no tenant (tid)");
+  });
+
+  it("accepts a token expired within the clock tolerance (30 s)", async () => {
+    expect((await api.rest("GET", "/api/v1/uploads", { token: await api.token("t1", { expiresIn: "-10s" }) })).status).toBe(200);
+  });
+
+  it("refuses a token without an expiry: a leaked one would work forever", async () => {
+    const token = await new SignJWT({ tid: "t1", perms: [...allPermissions] })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject("u")
+      .setIssuer(UNIT_SIGNING.issuer)
+      .setAudience(UNIT_SIGNING.audience)
+      .setIssuedAt()
+      .sign(new TextEncoder().encode(UNIT_SIGNING.secret));
+    const res = await api.rest("GET", "/api/v1/uploads", { token });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toBe('invalid token: missing required "exp" claim');
+  });
+
+  it("refuses a token of another issuer or for another audience", async () => {
+    const otherIssuer = await api.rest("GET", "/api/v1/uploads", { token: await api.token("t1", { issuer: "https://elsewhere.example" }) });
+    expect(otherIssuer.status).toBe(401);
+    expect(otherIssuer.body.message).toBe('invalid token: unexpected "iss" claim value');
+    const otherAudience = await api.rest("GET", "/api/v1/uploads", { token: await api.token("t1", { audience: "another-service" }) });
+    expect(otherAudience.status).toBe(401);
+    expect(otherAudience.body.message).toBe('invalid token: unexpected "aud" claim value');
+  });
+
+  it("refuses a development token: the development secret is in the source", async () => {
+    const res = await api.rest("GET", "/api/v1/uploads", { token: await signDevelopmentToken(DEVELOPMENT_JWT_SECRET, { tenant: "t1", user: "u" }) });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toBe("invalid token: signature verification failed");
   });
 
   it("refuses a typed client without a token with Code.Unauthenticated", async () => {

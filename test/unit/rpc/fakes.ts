@@ -9,7 +9,7 @@ import type { AuditEntryView, AuditTrail } from "../../../src/app/audit/port.js"
 import type { Customer, CustomerChanges, CustomerListQuery, CustomerStorePort } from "../../../src/app/customers/port.js";
 import type { FileStorageDeps } from "../../../src/app/files/deps.js";
 import type { Readiness } from "../../../src/app/readiness.js";
-import type { NewWebhookEndpoint, WebhookEndpointChanges, WebhookEndpointStorePort } from "../../../src/app/webhooks/port.js";
+import type { NewWebhookEndpoint, SecretRotation, WebhookEndpointChanges, WebhookEndpointStorePort } from "../../../src/app/webhooks/port.js";
 import type { Cursor } from "../../../src/domain/pagination.js";
 import type { WebhookEndpointView } from "../../../src/domain/webhooks/endpoint.js";
 import type { AuditQuery } from "../../../src/domain/audit/audit-query.js";
@@ -60,12 +60,23 @@ export class MemoryCustomerStore implements CustomerStorePort {
   }
 }
 
-export class MemoryWebhookEndpointStore implements WebhookEndpointStorePort {
-  readonly rows = new Map<string, WebhookEndpointView & { secret: string }>();
+type MemoryEndpointRow = WebhookEndpointView & { secret: string; previousSecret?: string };
 
-  async insert(endpoint: NewWebhookEndpoint) {
+export class MemoryWebhookEndpointStore implements WebhookEndpointStorePort {
+  readonly rows = new Map<string, MemoryEndpointRow>();
+  readonly audit: (SecretRotation["audit"] & { tenantId: string; endpointId: string })[] = [];
+
+  async insert(endpoint: NewWebhookEndpoint, maxPerTenant: number) {
+    if ([...this.rows.values()].filter((r) => r.tenantId === endpoint.tenantId).length >= maxPerTenant) return undefined;
     const row = { ...endpoint, enabled: true, updatedAt: endpoint.createdAt };
     this.rows.set(endpoint.id, row);
+    return this.view(row);
+  }
+  async rotateSecret(rotation: SecretRotation) {
+    const row = this.rows.get(rotation.id);
+    if (row?.tenantId !== rotation.tenantId) return undefined;
+    Object.assign(row, { previousSecret: row.secret, secret: rotation.secret, previousSecretExpiresAt: rotation.previousSecretExpiresAt, updatedAt: rotation.at });
+    this.audit.push({ ...rotation.audit, tenantId: rotation.tenantId, endpointId: rotation.id });
     return this.view(row);
   }
   async find(tenantId: string, id: string) {
@@ -85,7 +96,7 @@ export class MemoryWebhookEndpointStore implements WebhookEndpointStorePort {
   async delete(tenantId: string, id: string) {
     return this.rows.get(id)?.tenantId === tenantId && this.rows.delete(id);
   }
-  private view({ secret: _secret, ...endpoint }: WebhookEndpointView & { secret: string }): WebhookEndpointView {
+  private view({ secret: _secret, previousSecret: _previous, ...endpoint }: MemoryEndpointRow): WebhookEndpointView {
     return structuredClone(endpoint);
   }
 }

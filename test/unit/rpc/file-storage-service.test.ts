@@ -38,6 +38,10 @@ describe("initiate refuses before starting anything", () => {
     ["a file larger than the class allows", { objectClass: "CUSTOMER_SIGNATURE", fileSize: 3 * 1024 * 1024 }, "FILE_TOO_LARGE", "fileSize"],
     ["a content type the class does not allow", { objectClass: "USER_PROFILE_PHOTO", contentType: "application/pdf" }, "CONTENT_TYPE_NOT_ALLOWED", "contentType"],
     ["a file name with control characters", { originalFilename: "a\u0007b.png" }, "VALIDATION_FAILED", "originalFilename"],
+    ["a file name with a right-to-left override", { originalFilename: "invoice\u202Egnp.exe" }, "INVALID_FILENAME", "originalFilename"],
+    ["a file name with a zero-width space", { originalFilename: "a\u200Bb.png" }, "INVALID_FILENAME", "originalFilename"],
+    ["an extension of another format (invoice.pdf.exe as application/pdf)", { originalFilename: "invoice.pdf.exe", contentType: "application/pdf" }, "FILENAME_EXTENSION_MISMATCH", "originalFilename"],
+    ["an extension of another checked type (photo.svg as image/png)", { originalFilename: "photo.svg" }, "FILENAME_EXTENSION_MISMATCH", "originalFilename"],
     ["a zero-byte file", { fileSize: 0 }, "VALIDATION_FAILED", "fileSize"],
   ])("%s (400 %s)", async (_case, overrides, reason, field) => {
     const res = await api.rest("POST", "/api/v1/uploads/initiate", { token, body: initiateBody(overrides) });
@@ -65,9 +69,22 @@ describe("initiate refuses before starting anything", () => {
   });
 });
 
+describe("file names", () => {
+  it("stores the name in NFC and downloads it under the extension of the verified type", async () => {
+    const decomposed = "Re\u0301sume\u0301 2026";
+    const object = await initiated(token, { objectClass: "REPORT", contentType: "application/pdf", originalFilename: decomposed });
+    expect(object.originalFilename).toBe("R\u00e9sum\u00e9 2026");
+    api.objects.rows.get(object.id)!.status = "READY";
+    const res = await api.rest("POST", `/api/v1/uploads/${object.id}/download-url`, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.originalFilename).toBe("R\u00e9sum\u00e9 2026");
+    expect(api.storage.downloads.map((d) => d.filename)).toEqual(["R\u00e9sum\u00e9 2026.pdf"]);
+  });
+});
+
 describe("states that refuse a call", () => {
   it("refuses a download URL for an object that is not READY (400 failed_precondition OBJECT_NOT_READY)", async () => {
-    const object = await initiated(token, { objectClass: "REPORT", contentType: "application/pdf" });
+    const object = await initiated(token, { objectClass: "REPORT", contentType: "application/pdf", originalFilename: "file.pdf" });
     const res = await api.rest("POST", `/api/v1/uploads/${object.id}/download-url`, { token });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("failed_precondition");
@@ -75,7 +92,7 @@ describe("states that refuse a call", () => {
   });
 
   it("answers 403 LEGAL_HOLD_ACTIVE on delete under a hold, with nothing changed; release lets delete through", async () => {
-    const object = await initiated(token, { objectClass: "LOAN_DOCUMENT", ownerEntityType: "Loan", contentType: "application/pdf" });
+    const object = await initiated(token, { objectClass: "LOAN_DOCUMENT", ownerEntityType: "Loan", contentType: "application/pdf", originalFilename: "file.pdf" });
     const held = await api.rest("POST", `/api/v1/uploads/${object.id}/legal-hold`, { token, body: { reason: "litigation 42" } });
     expect(held.body.storedObject).toMatchObject({ isLegalHold: true, legalHold: { reason: "litigation 42" } });
     const refused = await api.rest("DELETE", `/api/v1/uploads/${object.id}`, { token });

@@ -25,7 +25,7 @@ import { createRestHandler } from "../../../src/rpc/rest/rest-handler.js";
 import { createTokenVerifier } from "../../../src/rpc/token-verifier.js";
 import { fakeDeps } from "../customfields-app/fakes.js";
 import { FakeObjects, FakeStorage } from "../files/lifecycle/fakes.js";
-import { tokenFor } from "../../support/tokens.js";
+import { tokenFor, UNIT_SIGNING } from "../../support/tokens.js";
 import { allReady, FakeAuditTrail, FakeLifecycle, MemoryCustomerStore, MemoryWebhookEndpointStore } from "./fakes.js";
 
 /** Configuration as the server parses it, defaults included; no address in it is ever dialled. */
@@ -36,6 +36,13 @@ const config = parseConfig({
   STORAGE_ACCESS_KEY: "unused",
   STORAGE_SECRET_KEY: "unused",
   TEMPORAL_ADDRESS: "temporal.invalid:7233",
+  // The safe mode, as in production, with its own secret, issuer and audience.
+  AUTH_HS256_SECRET: UNIT_SIGNING.secret,
+  AUTH_ISSUER: UNIT_SIGNING.issuer,
+  AUTH_AUDIENCE: UNIT_SIGNING.audience,
+  WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString("base64"),
+  // Only so that the URL guard never resolves a host: webhook URLs are tested in test/unit/webhooks.
+  WEBHOOK_ALLOW_PRIVATE_URLS: "true",
 });
 
 const NOW = new Date("2026-03-01T12:00:00Z");
@@ -106,9 +113,10 @@ export function inMemoryApi() {
   const endpointStore = new MemoryWebhookEndpointStore();
   const webhooks: WebhooksDeps = {
     store: endpointStore,
-    // Private addresses allowed, as outside production: the guard then never resolves a host.
+    // Private addresses allowed (WEBHOOK_ALLOW_PRIVATE_URLS above): the guard never resolves a host.
     checkUrl: createUrlGuard({ allowPrivate: config.webhooks.allowPrivateUrls }),
     newSecret: newWebhookSecret,
+    limits: config.webhooks,
     now: () => NOW,
     newId: () => uuidv7(),
   };
@@ -143,6 +151,8 @@ export function inMemoryApi() {
     customers: customerStore,
     endpoints: endpointStore,
     token: tokenFor,
+    /** The configuration the API runs with (its limits). */
+    config,
 
     transport,
 

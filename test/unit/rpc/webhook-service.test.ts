@@ -79,3 +79,49 @@ describe("which fields an update writes", () => {
     });
   });
 });
+
+describe("the endpoint limit per tenant", () => {
+  it("refuses the create past WEBHOOK_MAX_ENDPOINTS_PER_TENANT with a stable reason; other tenants are not affected", async () => {
+    const limit = api.config.webhooks.maxEndpointsPerTenant;
+    for (let i = 0; i < limit; i++) await createEndpoint({ url: `https://hooks.example.com/${i}` });
+    const res = await api.rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "https://hooks.example.com/over" } });
+    expect([res.status, res.body.code, reasonOf(res.body)]).toEqual([400, "failed_precondition", "WEBHOOK_ENDPOINT_LIMIT_REACHED"]);
+    expect(res.body.message).toContain(`at most ${limit}`);
+    expect(api.endpoints.rows.size).toBe(limit);
+    const other = await api.rest("POST", "/api/v1/webhook-endpoints", { token: await api.token("t2"), body: { url: "https://hooks.example.com/t2" } });
+    expect(other.status).toBe(200);
+    // A place freed by a delete can be taken again.
+    const first = [...api.endpoints.rows.values()].find((r) => r.tenantId === "t1")!;
+    expect((await api.rest("DELETE", `/api/v1/webhook-endpoints/${first.id}`, { token })).status).toBe(200);
+    await createEndpoint({ url: "https://hooks.example.com/again" });
+  });
+});
+
+describe("RotateWebhookSecret", () => {
+  it("answers a new secret once, sets the overlap's end and audits the rotation", async () => {
+    const { webhookEndpoint, secret } = await createEndpoint({ url: "https://hooks.example.com/r" });
+    const res = await api.rest("POST", `/api/v1/webhook-endpoints/${webhookEndpoint.id}:rotate-secret`, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(res.body.secret).not.toBe(secret);
+    const { id, updatedAt, previousSecretExpiresAt } = res.body.webhookEndpoint;
+    expect([id, Date.parse(previousSecretExpiresAt) - Date.parse(updatedAt)]).toEqual([webhookEndpoint.id, api.config.webhooks.secretOverlapSeconds * 1000]);
+    expect(api.endpoints.rows.get(webhookEndpoint.id)).toMatchObject({ secret: res.body.secret, previousSecret: secret });
+    expect(api.endpoints.audit).toEqual([expect.objectContaining({ tenantId: "t1", endpointId: webhookEndpoint.id, actorId: "user-1" })]);
+    const read = await api.rest("GET", `/api/v1/webhook-endpoints/${webhookEndpoint.id}`, { token });
+    expect(JSON.stringify(read.body)).not.toContain("whsec_");
+  });
+
+  it("needs webhook_endpoint:MANAGE, a UUID, and the caller's own endpoint", async () => {
+    const { webhookEndpoint, secret } = await createEndpoint({ url: "https://hooks.example.com/r" });
+    const path = `/api/v1/webhook-endpoints/${webhookEndpoint.id}:rotate-secret`;
+    const reader = await api.rest("POST", path, { token: await api.token("t1", { perms: ["stored_object:READ"] }) });
+    expect([reader.status, reasonOf(reader.body)]).toEqual([403, "PERMISSION_DENIED"]);
+    const other = await api.rest("POST", path, { token: await api.token("t2") });
+    expect([other.status, reasonOf(other.body)]).toEqual([404, "WEBHOOK_ENDPOINT_NOT_FOUND"]);
+    const malformed = await api.rest("POST", "/api/v1/webhook-endpoints/not-a-uuid:rotate-secret", { token });
+    expect([malformed.status, reasonOf(malformed.body)]).toEqual([400, "VALIDATION_FAILED"]);
+    expect(api.endpoints.rows.get(webhookEndpoint.id)).toMatchObject({ secret });
+    expect(api.endpoints.audit).toEqual([]);
+  });
+});

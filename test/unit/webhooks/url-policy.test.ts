@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../../src/config.js";
+import { REQUIRED_ENV } from "../../support/config-env.js";
 import { AppError } from "../../../src/domain/errors.js";
 import { parseWebhookUrl, refusedAddress } from "../../../src/domain/webhooks/url-policy.js";
 import { createUrlGuard } from "../../../src/adapters/webhooks/url-guard.js";
@@ -99,21 +100,15 @@ describe("the URL guard at create and update", () => {
 });
 
 describe("WEBHOOK_ALLOW_PRIVATE_URLS", () => {
-  const base = {
-    DATABASE_URL: "postgres://u:p@localhost:5432/db",
-    STORAGE_ENDPOINT: "http://localhost:9000",
-    STORAGE_BUCKET: "b",
-    STORAGE_ACCESS_KEY: "a",
-    STORAGE_SECRET_KEY: "s",
-    TEMPORAL_ADDRESS: "localhost:7233",
-  };
+  const base = { ...REQUIRED_ENV, DEVELOPMENT_MODE: "true" };
 
-  it("defaults to allowed outside production", () => {
-    expect(parseConfig({ ...base, NODE_ENV: "test" }).webhooks.allowPrivateUrls).toBe(true);
+  it("defaults to allowed in development mode", () => {
+    expect(parseConfig(base).webhooks.allowPrivateUrls).toBe(true);
   });
 
-  it("defaults to refused in production", () => {
-    expect(parseConfig({ ...base, NODE_ENV: "production", AUTH_HS256_SECRET: "a-real-secret" }).webhooks.allowPrivateUrls).toBe(false);
+  it("defaults to refused outside development mode, whatever NODE_ENV says", () => {
+    const safe = { ...base, DEVELOPMENT_MODE: undefined, AUTH_HS256_SECRET: "a-real-secret-of-at-least-32-bytes", WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString("base64") };
+    for (const NODE_ENV of [undefined, "test", "development"]) expect(parseConfig({ ...safe, NODE_ENV }).webhooks.allowPrivateUrls).toBe(false);
   });
 
   it("can be set either way", () => {
@@ -127,6 +122,13 @@ describe("WEBHOOK_ALLOW_PRIVATE_URLS", () => {
       retryInitialSeconds: 30,
       retryTotalHours: 24,
       requestTimeoutSeconds: 10,
+      maxEndpointsPerTenant: 10,
+      maxInFlightPerEndpoint: 10,
+      taskQueue: `${parseConfig(base).temporal.taskQueue}-webhooks`,
+      maxConcurrentActivities: 20,
+      maxConcurrentWorkflowTasks: 4,
+      secretOverlapSeconds: 86_400,
+      secretKeys: { current: expect.any(Buffer), previous: [], derived: true },
     });
   });
 });

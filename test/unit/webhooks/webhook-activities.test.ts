@@ -2,8 +2,7 @@ import { ApplicationFailure } from "@temporalio/common";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import type { WebhookDeliveryRow } from "../../../src/adapters/postgres/entities/webhook-delivery.js";
-import type { WebhookEndpointRow } from "../../../src/adapters/postgres/entities/webhook-endpoint.js";
-import type { OutboxEntry } from "../../../src/adapters/postgres/webhook-outbox-store.js";
+import type { DeliveryEndpoint, OutboxEntry } from "../../../src/adapters/postgres/webhook-outbox-store.js";
 import type { SendResult, OutgoingWebhook } from "../../../src/adapters/webhooks/http-sender.js";
 import { newWebhookSecret, signatureHeaders } from "../../../src/adapters/webhooks/webhook-signing.js";
 import { createWebhookActivities, planDeliveries, type WebhookActivityDeps } from "../../../workflows/activities/webhook-activities.js";
@@ -11,7 +10,7 @@ import { createWebhookActivities, planDeliveries, type WebhookActivityDeps } fro
 const AT = new Date("2026-05-01T12:00:00Z");
 const ref = { tenantId: "acme", deliveryId: "0196f0c8-0000-7000-8000-000000000001" };
 
-function fakeOutbox(endpoint: Partial<WebhookEndpointRow> | undefined) {
+function fakeOutbox(endpoint: Partial<DeliveryEndpoint> | undefined) {
   const delivery: WebhookDeliveryRow = {
     id: ref.deliveryId,
     tenantId: "acme",
@@ -30,7 +29,7 @@ function fakeOutbox(endpoint: Partial<WebhookEndpointRow> | undefined) {
     markStarted: async () => undefined,
     findDelivery: async () => delivery,
     findEndpoint: async () =>
-      endpoint && ({ id: "ep-1", tenantId: "acme", url: "https://hooks.example/in", eventTypes: [], secret: SECRET, enabled: true, createdAt: AT, updatedAt: AT, ...endpoint } as WebhookEndpointRow),
+      endpoint && { id: "ep-1", url: "https://hooks.example/in", secret: SECRET, enabled: true, ...endpoint },
     recordFailedAttempt: async (_r, status, error) => void calls.push(`attempt ${status} ${error}`),
     markDelivered: async (_r, status) => void calls.push(`delivered ${status}`),
     markEndpointGone: async (_r, endpointId, reason) => void calls.push(`gone ${endpointId} ${reason}`),
@@ -41,7 +40,7 @@ function fakeOutbox(endpoint: Partial<WebhookEndpointRow> | undefined) {
 
 const SECRET = newWebhookSecret();
 
-function activities(endpoint: Partial<WebhookEndpointRow> | undefined, answer: SendResult) {
+function activities(endpoint: Partial<DeliveryEndpoint> | undefined, answer: SendResult) {
   const { outbox, calls } = fakeOutbox(endpoint);
   const sent: OutgoingWebhook[] = [];
   const acts = createWebhookActivities({
@@ -53,6 +52,7 @@ function activities(endpoint: Partial<WebhookEndpointRow> | undefined, answer: S
     sign: signatureHeaders,
     objectJson: (o) => ({ id: o.id, status: o.status }),
     startDelivery: async () => undefined,
+    maxInFlightPerEndpoint: 10,
     newId: () => "new-id",
     now: () => AT,
   });
@@ -68,7 +68,7 @@ describe("deliverWebhook", () => {
     expect(webhook!.headers["webhook-timestamp"]).toBe(String(AT.getTime() / 1000));
     // verify() checks the timestamp against the clock; sign again at "now" to verify the scheme.
     const now = new Date();
-    const headers = signatureHeaders(SECRET, ref.deliveryId, now, webhook!.body);
+    const headers = signatureHeaders([SECRET], ref.deliveryId, now, webhook!.body);
     expect(new Webhook(SECRET).verify(webhook!.body, headers)).toEqual(JSON.parse(webhook!.body));
     expect(webhook!.headers["webhook-signature"]).toBe(new Webhook(SECRET).sign(ref.deliveryId, AT, webhook!.body));
   });

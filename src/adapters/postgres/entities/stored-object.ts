@@ -25,6 +25,10 @@ export class StoredObjectRow {
   verificationFailure?: string | null;
   /** Set when the row is soft-deleted but the bucket object still has to go. */
   storageDeletePending = false;
+  /** Sweep runs in which the storage delete failed, the last of them, and when the sweep gave up. */
+  storageDeleteFailedRuns = 0;
+  storageDeleteFailedRun?: string | null;
+  storageDeleteAbandonedAt?: Date | null;
   uploadedAt?: Date | null;
   readyAt?: Date | null;
   createdAt!: Date;
@@ -58,6 +62,9 @@ export const StoredObjectSchema = new EntitySchema<StoredObjectRow>({
     deleteReason: { type: "string", nullable: true },
     verificationFailure: { type: "string", nullable: true },
     storageDeletePending: { type: "boolean" },
+    storageDeleteFailedRuns: { type: "integer" },
+    storageDeleteFailedRun: { type: "text", nullable: true },
+    storageDeleteAbandonedAt: { type: "Date", nullable: true },
     uploadedAt: { type: "Date", nullable: true },
     readyAt: { type: "Date", nullable: true },
     createdAt: { type: "Date" },

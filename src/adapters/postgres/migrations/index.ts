@@ -2,6 +2,9 @@ import { InitialSchema } from "./0001-initial-schema.js";
 import { Webhooks } from "./0002-webhooks.js";
 import { VerificationFailure } from "./0003-verification-failure.js";
 import { AuditTrail } from "./0004-audit-trail.js";
+import { WebhookSecrets } from "./0005-webhook-secrets.js";
+import { CustomFieldIndexes } from "./0006-custom-field-indexes.js";
+import { StorageDeleteFailures } from "./0007-storage-delete-failures.js";
 
 /** Listed explicitly: no file discovery at run time, the same list in dev, tests and production. */
 export const migrations = [
@@ -9,4 +12,7 @@ export const migrations = [
   { name: "0002-webhooks", class: Webhooks },
   { name: "0003-verification-failure", class: VerificationFailure },
   { name: "0004-audit-trail", class: AuditTrail },
+  { name: "0005-webhook-secrets", class: WebhookSecrets },
+  { name: "0006-custom-field-indexes", class: CustomFieldIndexes },
+  { name: "0007-storage-delete-failures", class: StorageDeleteFailures },
 ];

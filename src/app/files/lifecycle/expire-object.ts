@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR_ID } from "../../../domain/actor.js";
+import { type Actor, SYSTEM_ACTOR_ID } from "../../../domain/actor.js";
 import { isExpired } from "../../../domain/files/retention.js";
 import type { LifecyclePorts, ObjectRef } from "./lifecycle-ports.js";
 import { loadLifecycleState, type StepOutcome } from "./step-outcome.js";
@@ -14,9 +14,17 @@ export async function expireObject(
   ref: ObjectRef,
   correlationId: string,
 ): Promise<StepOutcome & { expired: boolean }> {
-  const now = ports.now();
   const actor = { tenantId: ref.tenantId, actorId: SYSTEM_ACTOR_ID, correlationId };
-  const expired = await ports.objects.expire(actor, ref.objectId, now, (candidate) => isExpired(candidate, now));
+  const expired = await expireRow(ports, ref, actor);
   await finishStorageDelete(ports, ref, actor);
   return { ...(await loadLifecycleState(ports, ref)), expired };
+}
+
+/**
+ * Soft-deletes the row if `isExpired` holds for it under its lock; the bucket object is left to
+ * the caller. Repeating it changes nothing: an expired row is deleted, and no longer due.
+ */
+export async function expireRow(ports: Pick<LifecyclePorts, "objects" | "now">, ref: ObjectRef, actor: Actor): Promise<boolean> {
+  const now = ports.now();
+  return ports.objects.expire(actor, ref.objectId, now, (candidate) => isExpired(candidate, now));
 }

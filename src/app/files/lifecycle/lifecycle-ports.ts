@@ -1,3 +1,5 @@
+import type { OfficeLimits } from "../../../domain/files/checks/office-structure.js";
+import type { SvgLimits } from "../../../domain/files/checks/svg-safety.js";
 import type { ObjectStorage } from "../../../domain/files/object-storage.js";
 import type { RetentionDurations } from "../../../domain/files/retention.js";
 import type { StoredObjects } from "../port.js";
@@ -14,6 +16,10 @@ export interface LifecyclePorts {
   retention: RetentionDurations;
   /** Largest image or PDF that complete scans itself; larger ones go to the scan activity. */
   inlineScanMaxBytes: number;
+  /** Bounds on an XLSX's declared uncompressed size (config scan.office*); default DEFAULT_OFFICE_LIMITS. */
+  officeLimits?: OfficeLimits;
+  /** Size, depth and element count allowed in an SVG (config scan.svg*); default DEFAULT_SVG_LIMITS. */
+  svgLimits?: SvgLimits;
   /** Re-arms another object's retention timer (signal-with-start of its workflow). */
   retentionChanged(ref: ObjectRef): Promise<void>;
   now(): Date;

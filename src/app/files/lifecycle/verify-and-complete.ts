@@ -1,5 +1,6 @@
 import type { Actor } from "../../../domain/actor.js";
 import { readsBoundedBytes, scanFile } from "../../../domain/files/checks/scanner.js";
+import { classRules } from "../../../domain/files/object-classes.js";
 import { settleScan } from "../../../domain/files/scan-settlement.js";
 import type { ObjectRecord } from "../../../domain/files/stored-object.js";
 import { findUploadMismatch, mismatchRemovesFile, missingUpload, type UploadMismatch } from "../../../domain/files/upload-verification.js";
@@ -53,7 +54,9 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
     await ports.objects.markCompleted(actor, ref.objectId, md5, now);
     return loadLifecycleState(ports, ref);
   }
-  const scan = await scanFile(record.contentType, objectByteSource(ports.storage, record.storageKey, prefix.size, prefix.bytes));
+  const scan = await scanFile(record.contentType, objectByteSource(ports.storage, record.storageKey, prefix.size, prefix.bytes), {
+    contentPolicy: classRules(record.objectClass).contentPolicy,
+  });
   const finishedAt = ports.now();
   const settlement = settleScan(record.objectClass, scan.passed, finishedAt, ports.retention);
   const settled = await ports.objects.completeAndSettle(actor, ref.objectId, md5, { ...scan, finishedAt: finishedAt.toISOString() }, settlement, now);

@@ -57,15 +57,6 @@ export function indexOfBytes(haystack: Uint8Array, needle: readonly number[] | s
   return -1;
 }
 
-/** Last index of `needle` in `haystack`, or -1. */
-export function lastIndexOfBytes(haystack: Uint8Array, needle: readonly number[] | string): number {
-  const expected = typeof needle === "string" ? ascii(needle) : needle;
-  for (let i = haystack.length - expected.length; i >= 0; i--) {
-    if (hasBytesAt(haystack, i, expected)) return i;
-  }
-  return -1;
-}
-
 export function ascii(text: string): number[] {
   return Array.from(text, (char) => char.charCodeAt(0));
 }

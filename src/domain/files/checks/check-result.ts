@@ -6,6 +6,8 @@ export type CheckName =
   | "svg_safety"
   | "pdf_structure"
   | "csv_structure"
+  | "csv_formula_cells"
+  | "pdf_active_content"
   | "office_structure";
 
 /** Every machine reason a failed check can carry. Stable: audit records and clients key on them. */
@@ -20,6 +22,7 @@ export type ScanReason =
   | "DIMENSIONS_TOO_LARGE"
   | "TRAILING_DATA"
   | "IMAGE_TRUNCATED"
+  | "IMAGE_ACTIVE_TEXT"
   // SVG
   | "SVG_TOO_LARGE"
   | "SVG_PARSE_ERROR"
@@ -33,10 +36,16 @@ export type ScanReason =
   | "SVG_FOREIGN_OBJECT"
   | "SVG_FORBIDDEN_ELEMENT"
   | "SVG_EXTERNAL_REFERENCE"
+  | "SVG_TOO_DEEP"
+  | "SVG_TOO_MANY_ELEMENTS"
+  | "SVG_CSS_TOO_LARGE"
   // PDF
   | "PDF_INVALID_HEADER"
   | "PDF_MISSING_EOF"
   | "PDF_POLYGLOT"
+  | "PDF_JAVASCRIPT"
+  | "PDF_LAUNCH_ACTION"
+  | "PDF_EMBEDDED_FILE"
   // CSV
   | "CSV_EMPTY"
   | "CSV_INVALID_UTF8"
@@ -45,12 +54,20 @@ export type ScanReason =
   | "CSV_RAGGED_ROWS"
   | "CSV_UNBALANCED_QUOTES"
   | "CSV_INVALID_LINE_BREAK"
+  | "CSV_FORMULA_CELLS"
   // XLS / XLSX
   | "OFFICE_CORRUPT"
   | "OFFICE_NOT_SPREADSHEET"
-  | "OFFICE_MACROS";
+  | "OFFICE_MACROS"
+  | "OFFICE_EXTERNAL_LINKS"
+  | "OFFICE_EMBEDDED_OBJECT"
+  | "OFFICE_EXPANSION_TOO_LARGE";
 
-/** The verdict of one check. A failed check always has a reason and a human-readable message. */
+/**
+ * The verdict of one check. A failed check always has a reason and a human-readable message. A
+ * passed check with a reason is a finding the object class accepts (see ContentPolicy): it is
+ * reported, through the same fields, without refusing the file.
+ */
 export interface CheckResult {
   name: CheckName;
   passed: boolean;
@@ -64,4 +81,9 @@ export function passed(name: CheckName): CheckResult {
 
 export function failed(name: CheckName, reason: ScanReason, message: string): CheckResult {
   return { name, passed: false, reason, message };
+}
+
+/** A finding the class policy either refuses or only reports. */
+export function finding(name: CheckName, reason: ScanReason, message: string, disposition: "reject" | "flag"): CheckResult {
+  return disposition === "reject" ? failed(name, reason, message) : { name, passed: true, reason, message };
 }

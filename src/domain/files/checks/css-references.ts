@@ -11,20 +11,73 @@ export interface CssScan {
   hasScript: boolean;
 }
 
-const URL_FUNCTION = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*?))\s*\)/g;
-const IMAGE_SET = /image-set\(([^)]*)\)/g;
-const QUOTED = /"([^"]*)"|'([^']*)'/g;
 const SCRIPT_LIKE = /expression\s*\(|behavior\s*:|-moz-binding/;
+const QUOTED = /"([^"]*)"|'([^']*)'/g;
+const WHITESPACE = /\s/;
 
+/**
+ * Every pass below is linear in the length of the CSS, whatever it holds: hostile attribute values
+ * and style sheets run to megabytes, and a backtracking pattern such as `url\(\s*([^)]*?)\s*\)`
+ * costs cubic time on `url(` followed by spaces and no `)`.
+ */
 export function scanCss(css: string): CssScan {
   const text = decodeCssEscapes(stripComments(css)).toLowerCase();
+  return { urls: [...urlTargets(text), ...imageSetTargets(text)], hasImport: text.includes("@import"), hasScript: SCRIPT_LIKE.test(text) };
+}
+
+/**
+ * The target of each `url(...)`: a quoted string closed by `)`, otherwise everything up to `)`,
+ * trimmed. An unclosed `url(` runs to the end of the text, which is how CSS reads it at the end of
+ * a declaration, so it is still checked. Each search resumes after the previous target.
+ */
+function urlTargets(text: string): string[] {
   const urls: string[] = [];
-  for (const match of text.matchAll(URL_FUNCTION)) urls.push(match[1] ?? match[2] ?? match[3] ?? "");
-  // image-set("a.png" 1x) fetches bare strings, without url().
-  for (const set of text.matchAll(IMAGE_SET)) {
-    for (const quoted of set[1].matchAll(QUOTED)) urls.push(quoted[1] ?? quoted[2] ?? "");
+  for (let at = text.indexOf("url("); at !== -1; at = text.indexOf("url(", at)) {
+    const start = skipWhitespace(text, at + 4);
+    const quoted = quotedArgument(text, start);
+    const afterQuote = quoted ? skipWhitespace(text, quoted.end) : -1;
+    if (quoted && (afterQuote === text.length || text[afterQuote] === ")")) {
+      urls.push(quoted.value);
+      at = afterQuote;
+    } else {
+      const close = closingParenthesis(text, start);
+      urls.push(text.slice(start, close).trim());
+      at = close;
+    }
   }
-  return { urls, hasImport: text.includes("@import"), hasScript: SCRIPT_LIKE.test(text) };
+  return urls;
+}
+
+/** `image-set("a.png" 1x)` fetches bare strings, without url(). */
+function imageSetTargets(text: string): string[] {
+  const urls: string[] = [];
+  for (let at = text.indexOf("image-set("); at !== -1; at = text.indexOf("image-set(", at)) {
+    const start = at + "image-set(".length;
+    const close = closingParenthesis(text, start);
+    for (const quoted of text.slice(start, close).matchAll(QUOTED)) urls.push(quoted[1] ?? quoted[2] ?? "");
+    at = close;
+  }
+  return urls;
+}
+
+/** A string starting at `start` ("..." or '...'), its value and the index just past its closing quote. */
+function quotedArgument(text: string, start: number): { value: string; end: number } | undefined {
+  const quote = text[start];
+  if (quote !== '"' && quote !== "'") return undefined;
+  const close = text.indexOf(quote, start + 1);
+  if (close === -1) return undefined;
+  return { value: text.slice(start + 1, close), end: close + 1 };
+}
+
+function closingParenthesis(text: string, from: number): number {
+  const close = text.indexOf(")", from);
+  return close === -1 ? text.length : close;
+}
+
+function skipWhitespace(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && WHITESPACE.test(text[at])) at++;
+  return at;
 }
 
 /** Comments can split a keyword (`ur/**\/l(`) in some parsers; remove them first. */

@@ -1,5 +1,7 @@
 import type { ByteSource } from "./byte-source.js";
 import { failed, passed, type CheckResult, type ScanReason } from "./check-result.js";
+import type { Disposition } from "./content-policy.js";
+import { FormulaCellCounter } from "./csv-formula-cells.js";
 
 const NAME = "csv_structure";
 
@@ -47,6 +49,8 @@ export class CsvStructureChecker {
   private expectedFields = 0;
   private fields = 1;
   private recordLength = 0;
+  /** Cells a spreadsheet would evaluate; counted on the same pass, reported as its own check. */
+  readonly formulaCells = new FormulaCellCounter();
 
   /** Feeds the next chunk. Returns false once the file has failed (further input is ignored). */
   push(chunk: Uint8Array): boolean {
@@ -101,11 +105,16 @@ export class CsvStructureChecker {
         this.lineBreak();
         return;
       case State.Quoted:
-        if (char === QUOTE) this.state = State.QuoteInQuoted;
-        else if (char === LF) this.line++;
+        if (char === QUOTE) {
+          this.state = State.QuoteInQuoted;
+          return;
+        }
+        this.formulaCells.push(char, this.recordLine);
+        if (char === LF) this.line++;
         return;
       case State.QuoteInQuoted:
         if (char === QUOTE) {
+          this.formulaCells.push(char, this.recordLine);
           this.state = State.Quoted; // "" is an escaped quote
           return;
         }
@@ -144,7 +153,9 @@ export class CsvStructureChecker {
       this.fields++;
       this.recordLength++;
       this.state = State.FieldStart;
+      this.formulaCells.startField();
     } else {
+      this.formulaCells.push(char, this.recordLine);
       this.recordLength++;
       this.state = State.Unquoted;
     }
@@ -167,6 +178,7 @@ export class CsvStructureChecker {
     this.line++;
     this.recordLine = this.line;
     this.state = State.FieldStart;
+    this.formulaCells.startField();
   }
 
   private endRecord(): void {
@@ -202,11 +214,15 @@ export class CsvStructureChecker {
   }
 }
 
-/** Streams the whole file through the checker, stopping at the first failure. */
-export async function checkCsvStructure(source: ByteSource): Promise<CheckResult> {
+/**
+ * Streams the whole file through the checker, stopping at the first failure. Answers
+ * csv_structure and csv_formula_cells (formula cells refused or only reported, per `formulaCells`);
+ * after a structural failure the formula count covers the part read.
+ */
+export async function checkCsv(source: ByteSource, formulaCells: Disposition): Promise<CheckResult[]> {
   const checker = new CsvStructureChecker();
   for await (const chunk of source.stream()) {
     if (!checker.push(chunk)) break;
   }
-  return checker.finish();
+  return [checker.finish(), checker.formulaCells.result(formulaCells)];
 }

@@ -1,42 +1,22 @@
 import type { ByteSource } from "./byte-source.js";
 import { failed, passed, type CheckResult } from "./check-result.js";
 import { CONTENT_TYPES, type ContentType } from "./content-types.js";
-import { hasBytesAt, lastIndexOfBytes, u32le } from "./bytes.js";
-import { readTail } from "./read-tail.js";
+import { u32le } from "./bytes.js";
+import { checkJpegEnd } from "./jpeg-end.js";
+import { checkPngChunks } from "./png-chunks.js";
 
 const NAME = "image_structure";
 
-/** The complete IEND chunk: zero length, type, and its fixed CRC. */
-const IEND_CHUNK = [0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
-
-/** How far back from the end an IEND is looked for, to tell appended data from truncation. */
-const IEND_SEARCH_BYTES = 4096;
-
 /**
  * The container must end where the format says it ends. Bytes after the end are how
- * polyglots hide a second file (a PNG that is also an HTML page or a ZIP), so they are refused.
- * JPEG is not checked: data after EOI is common in camera files (MPF, vendor trailers).
+ * polyglots hide a second file (a PNG that is also an HTML page or a ZIP), so they are refused,
+ * for every raster type; PNG text chunks must not carry active markup either.
  */
 export async function checkImageStructure(type: ContentType, source: ByteSource): Promise<CheckResult> {
-  if (type === CONTENT_TYPES.png) return checkPngEnd(source);
+  if (type === CONTENT_TYPES.png) return checkPngChunks(source);
   if (type === CONTENT_TYPES.webp) return checkRiffLength(source);
+  if (type === CONTENT_TYPES.jpeg) return checkJpegEnd(source);
   return passed(NAME);
-}
-
-async function checkPngEnd(source: ByteSource): Promise<CheckResult> {
-  const last = await readTail(source, IEND_CHUNK.length);
-  if (last.length === IEND_CHUNK.length && hasBytesAt(last, 0, IEND_CHUNK)) return passed(NAME);
-  const tail = await readTail(source, IEND_SEARCH_BYTES);
-  const iend = lastIndexOfBytes(tail, IEND_CHUNK);
-  if (iend >= 0) {
-    const extra = tail.length - iend - IEND_CHUNK.length;
-    return failed(NAME, "TRAILING_DATA", `${extra} bytes follow the IEND chunk`);
-  }
-  return failed(
-    NAME,
-    "IMAGE_TRUNCATED",
-    `the file does not end with an IEND chunk and none is in its last ${tail.length} bytes (truncated, or large appended data)`,
-  );
 }
 
 /** A RIFF file is exactly its declared length plus the 8-byte RIFF header (plus a pad byte if odd). */

@@ -1,4 +1,5 @@
 import type { ByteSource } from "./byte-source.js";
+import { NO_CHECKPOINT, type Checkpoint } from "./checkpoint.js";
 
 /**
  * Wraps the caller's ByteSource for one scan:
@@ -8,7 +9,9 @@ import type { ByteSource } from "./byte-source.js";
  *   checks can each re-read the header they need without paying for it twice;
  * - clamps ranges to the object, so a hostile length field never turns into an invalid request;
  * - remembers errors thrown by the source, so the scanner can tell "storage failed, retry" from
- *   "a check tripped over hostile content".
+ *   "a check tripped over hostile content";
+ * - awaits the caller's checkpoint after every streamed chunk (and whenever a check calls `pause`),
+ *   remembering what it throws too: a superseded scan stops, and is not a failed check.
  */
 export class MeteredSource implements ByteSource {
   private consumed = 0;
@@ -19,6 +22,7 @@ export class MeteredSource implements ByteSource {
     private readonly inner: ByteSource,
     private readonly headLength: number,
     private readonly onProgress?: (bytesRead: number) => void,
+    private readonly checkpoint: Checkpoint = NO_CHECKPOINT,
   ) {}
 
   get size(): number {
@@ -29,7 +33,7 @@ export class MeteredSource implements ByteSource {
     return this.consumed;
   }
 
-  /** True when `error` came out of the wrapped source (and so must propagate). */
+  /** True when `error` came out of the wrapped source or the checkpoint (and so must propagate). */
   isSourceError(error: unknown): boolean {
     return this.sourceErrors.has(error);
   }
@@ -50,7 +54,16 @@ export class MeteredSource implements ByteSource {
       for await (const chunk of this.inner.stream()) {
         this.count(chunk.length);
         yield chunk;
+        await this.checkpoint();
       }
+    } catch (error) {
+      throw this.remember(error);
+    }
+  }
+
+  async pause(): Promise<void> {
+    try {
+      await this.checkpoint();
     } catch (error) {
       throw this.remember(error);
     }

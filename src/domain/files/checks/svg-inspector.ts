@@ -1,6 +1,7 @@
-import { SaxesParser, type SaxesAttributeNS, type SaxesTagNS } from "saxes";
+import type { SaxesAttributeNS, SaxesTagNS } from "saxes";
 import { failed, type CheckResult, type ScanReason } from "./check-result.js";
 import { scanCss } from "./css-references.js";
+import { NamespaceScope, ScopedSaxesParser } from "./svg-namespaces.js";
 import { classifyUrl } from "./svg-url.js";
 
 const NAME = "svg_safety";
@@ -35,20 +36,37 @@ const UTF8_ENCODING = /^(?:utf-?8|us-ascii)$/i;
 /** Markup inside CDATA: inert in XML, but live HTML if the SVG is ever inlined into a page. */
 const MARKUP = /<[a-z!/?]/i;
 
+/** Bounds on the element tree, so the work and memory of a scan follow the file's size. */
+export interface SvgStructureLimits {
+  /** Deepest nesting of elements, the root being depth 1. */
+  maxDepth: number;
+  /** Most elements in the document. */
+  maxElements: number;
+  /**
+   * Longest CSS read in one piece (a style element's text, or an attribute value read as CSS), in
+   * characters: it is scanned in one synchronous step, which this keeps to a few milliseconds.
+   */
+  maxCssChars: number;
+}
+
 /**
  * Applies the SVG safety rules to the events of a namespace-aware, strict XML parser. The first
  * violation wins and is kept in `failure`; the caller stops feeding text once it is set. Element
  * and attribute names are compared case-insensitively and in any namespace, because browsers
- * and HTML inlining are more lenient than XML about both.
+ * and HTML inlining are more lenient than XML about both. Every event costs time linear in its
+ * own text (names, attribute values, style text), whatever the depth: see ScopedSaxesParser.
  */
 export class SvgInspector {
   failure: CheckResult | undefined;
-  private readonly parser = new SaxesParser({ xmlns: true, position: true });
+  private readonly namespaces = new NamespaceScope();
+  private readonly parser = new ScopedSaxesParser(this.namespaces);
   private sawRoot = false;
+  private depth = 0;
+  private elements = 0;
   private styleDepth = 0;
   private styleText = "";
 
-  constructor() {
+  constructor(private readonly limits: SvgStructureLimits) {
     this.parser.on("error", (error) => this.fail("SVG_PARSE_ERROR", error.message));
     this.parser.on("xmldecl", (decl) => {
       if (decl.encoding !== undefined && !UTF8_ENCODING.test(decl.encoding)) {
@@ -61,8 +79,15 @@ export class SvgInspector {
     this.parser.on("processinginstruction", (pi) =>
       this.fail("SVG_PROCESSING_INSTRUCTION", `processing instruction <?${pi.target}?> is not allowed`),
     );
-    this.parser.on("opentag", (tag) => this.onOpenTag(tag));
-    this.parser.on("closetag", (tag) => this.onCloseTag(tag));
+    this.parser.on("opentagstart", (tag) => this.namespaces.start(tag.ns));
+    this.parser.on("opentag", (tag) => {
+      this.namespaces.enter(tag.ns);
+      this.onOpenTag(tag);
+    });
+    this.parser.on("closetag", (tag) => {
+      this.namespaces.leave(tag.ns);
+      this.onCloseTag(tag);
+    });
     this.parser.on("text", (text) => this.onText(text));
     this.parser.on("cdata", (text) => this.onCdata(text));
   }
@@ -77,7 +102,9 @@ export class SvgInspector {
   }
 
   private onOpenTag(tag: SaxesTagNS): void {
-    if (this.failure) return;
+    this.depth++;
+    this.elements++;
+    if (this.failure || this.exceedsLimits()) return;
     if (!this.sawRoot) {
       this.sawRoot = true;
       if (tag.local !== "svg" || tag.uri !== SVG_NS) {
@@ -92,6 +119,7 @@ export class SvgInspector {
   }
 
   private onCloseTag(tag: SaxesTagNS): void {
+    this.depth--;
     if (this.failure || tag.local.toLowerCase() !== "style") return;
     this.styleDepth--;
     if (this.styleDepth === 0) {
@@ -101,7 +129,7 @@ export class SvgInspector {
   }
 
   private onText(text: string): void {
-    if (this.styleDepth > 0) this.styleText += text;
+    if (this.styleDepth > 0) this.appendStyle(text);
   }
 
   private onCdata(text: string): void {
@@ -110,7 +138,24 @@ export class SvgInspector {
       this.fail("SVG_SCRIPT", "a CDATA section contains markup, which becomes live HTML if the SVG is inlined");
       return;
     }
-    if (this.styleDepth > 0) this.styleText += text;
+    if (this.styleDepth > 0) this.appendStyle(text);
+  }
+
+  /** Refused as soon as it grows past the bound, so a huge sheet is never held whole either. */
+  private appendStyle(text: string): void {
+    if (this.failure) return;
+    this.styleText += text;
+    if (this.styleText.length > this.limits.maxCssChars) this.cssTooLarge("<style>");
+  }
+
+  /** Past either bound the file is refused: legitimate logos stay far below both. */
+  private exceedsLimits(): boolean {
+    if (this.depth > this.limits.maxDepth) {
+      this.fail("SVG_TOO_DEEP", `elements are nested more than ${this.limits.maxDepth} deep`);
+    } else if (this.elements > this.limits.maxElements) {
+      this.fail("SVG_TOO_MANY_ELEMENTS", `the document has more than ${this.limits.maxElements} elements`);
+    }
+    return this.failure !== undefined;
   }
 
   private checkElement(tag: SaxesTagNS): void {
@@ -129,13 +174,15 @@ export class SvgInspector {
       this.fail("SVG_EVENT_HANDLER", `event handler ${where}`);
       return;
     }
+    const kind = classifyUrl(attribute.value);
     if (LINK_ATTRIBUTES.has(local) || (attribute.uri === XML_NS && local === "base")) {
       this.checkUrl(attribute.value, where);
-    } else if (classifyUrl(attribute.value) === "script") {
+    } else if (kind === "script") {
       // Not a known link attribute, but a script URL anywhere is a sign of an attack.
       this.fail("SVG_JAVASCRIPT_URL", `script URL in ${where}`);
     }
-    if (/[(@:\\]/.test(attribute.value)) this.checkCss(attribute.value, where);
+    // A base64 raster image (only [a-z0-9+/=] after its header) holds no CSS, and may be large.
+    if (kind !== "raster" && /[(@:\\]/.test(attribute.value)) this.checkCss(attribute.value, where);
   }
 
   /** `<set attributeName="href" to="javascript:...">` sets a link that was never in the markup. */
@@ -156,6 +203,10 @@ export class SvgInspector {
 
   private checkCss(css: string, where: string): void {
     if (this.failure) return;
+    if (css.length > this.limits.maxCssChars) {
+      this.cssTooLarge(where);
+      return;
+    }
     const scan = scanCss(css);
     if (scan.hasScript) this.fail("SVG_SCRIPT", `CSS script construct in ${where}`);
     else if (scan.hasImport) this.fail("SVG_EXTERNAL_REFERENCE", `CSS @import in ${where}`);
@@ -168,6 +219,10 @@ export class SvgInspector {
     if (kind === "script") this.fail("SVG_JAVASCRIPT_URL", `script URL in ${where}`);
     else if (kind === "data") this.fail("SVG_DATA_URL", `data: URL other than a base64 raster image in ${where}`);
     else if (kind === "external") this.fail("SVG_EXTERNAL_REFERENCE", `external reference ${truncate(url)} in ${where}`);
+  }
+
+  private cssTooLarge(where: string): void {
+    this.fail("SVG_CSS_TOO_LARGE", `CSS in ${where} is longer than ${this.limits.maxCssChars} characters`);
   }
 
   private fail(reason: ScanReason, message: string): void {

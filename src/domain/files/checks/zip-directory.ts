@@ -75,9 +75,23 @@ function bounded(location: CentralDirectoryLocation, recordOffset: number): Pars
   return ok(location);
 }
 
-/** The entry names of a central directory, checking each record's signature and length. */
-export function readEntryNames(directory: Uint8Array, expectedEntries: number): Parsed<string[]> {
-  const names: string[] = [];
+/** What the central directory says of one entry. */
+export interface ZipEntryInfo {
+  name: string;
+  /** 0 stored, 8 deflated. */
+  method: number;
+  compressedSize: number;
+  /** As declared; nothing is inflated to learn it. */
+  uncompressedSize: number;
+  localHeaderOffset: number;
+}
+
+const ZIP64_EXTRA = 0x0001;
+const U32_MAX = 0xffffffff;
+
+/** The entries of a central directory, checking each record's signature and length. */
+export function readEntries(directory: Uint8Array, expectedEntries: number): Parsed<ZipEntryInfo[]> {
+  const entries: ZipEntryInfo[] = [];
   const decoder = new TextDecoder("utf-8"); // non-fatal: names are only compared against ASCII
   let at = 0;
   while (at < directory.length) {
@@ -90,11 +104,38 @@ export function readEntryNames(directory: Uint8Array, expectedEntries: number): 
     }
     const end = at + 46 + nameLength + extraLength + commentLength;
     if (end > directory.length) return broken("truncated central directory entry");
-    names.push(decoder.decode(directory.subarray(at + 46, at + 46 + nameLength)));
+    const extra = directory.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength);
+    entries.push({
+      name: decoder.decode(directory.subarray(at + 46, at + 46 + nameLength)),
+      method: u16le(directory, at + 10)!,
+      ...zip64Sizes(extra, u32le(directory, at + 20)!, u32le(directory, at + 24)!, u32le(directory, at + 42)!),
+    });
     at = end;
   }
-  if (names.length !== expectedEntries) {
-    return broken(`the central directory lists ${names.length} entries, the end record says ${expectedEntries}`);
+  if (entries.length !== expectedEntries) {
+    return broken(`the central directory lists ${entries.length} entries, the end record says ${expectedEntries}`);
   }
-  return ok(names);
+  return ok(entries);
+}
+
+/**
+ * Fields saturated at 0xFFFFFFFF take their value from the ZIP64 extra field, in the order
+ * uncompressed, compressed, offset, each present only when saturated. An unreadable one counts
+ * as the largest value, so a bound on sizes cannot be dodged by a broken extra field.
+ */
+function zip64Sizes(extra: Uint8Array, compressed: number, uncompressed: number, offset: number) {
+  const sizes = { compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: offset };
+  if (compressed !== U32_MAX && uncompressed !== U32_MAX && offset !== U32_MAX) return sizes;
+  let field = 0;
+  while (field + 4 <= extra.length && u16le(extra, field) !== ZIP64_EXTRA) field += 4 + u16le(extra, field + 2)!;
+  let at = field + 4;
+  const next = () => {
+    const value = u64le(extra, at) ?? Number.MAX_SAFE_INTEGER;
+    at += 8;
+    return value;
+  };
+  if (uncompressed === U32_MAX) sizes.uncompressedSize = next();
+  if (compressed === U32_MAX) sizes.compressedSize = next();
+  if (offset === U32_MAX) sizes.localHeaderOffset = next();
+  return sizes;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCsvStructure, CsvStructureChecker } from "../../../../src/domain/files/checks/csv-structure.js";
+import { checkCsv, CsvStructureChecker } from "../../../../src/domain/files/checks/csv-structure.js";
 import { scanFile } from "../../../../src/domain/files/checks/scanner.js";
 import { bufferSource, concat, csv, generatedSource, text } from "../../../fixtures/files/index.js";
 
@@ -86,11 +86,12 @@ describe("CsvStructureChecker", () => {
   });
 });
 
-describe("checkCsvStructure: streaming", () => {
+describe("checkCsv: streaming", () => {
   it("stops reading at the first failure", async () => {
     const bytes = concat(text("a,b\n1,\u0000\n"), new Uint8Array(1024 * 1024).fill(0x61));
     const source = bufferSource(bytes, { chunkSize: 1024 });
-    await expect(checkCsvStructure(source)).resolves.toMatchObject({ reason: "CSV_NUL_BYTE" });
+    const [structure] = await checkCsv(source, "reject");
+    expect(structure).toMatchObject({ reason: "CSV_NUL_BYTE" });
     expect(source.bytesServed).toBe(1024);
   });
 
@@ -107,6 +108,7 @@ describe("checkCsvStructure: streaming", () => {
     expect(outcome.checks).toEqual([
       { name: "magic_bytes", passed: true },
       { name: "csv_structure", passed: true },
+      { name: "csv_formula_cells", passed: true },
     ]);
     expect(size).toBeGreaterThan(5_000_000);
     expect(outcome.bytesRead).toBe(size + 4100);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { scanCss } from "../../../../src/domain/files/checks/css-references.js";
-import { checkSvgSafety } from "../../../../src/domain/files/checks/svg-safety.js";
+import { checkSvgSafety, DEFAULT_SVG_LIMITS } from "../../../../src/domain/files/checks/svg-safety.js";
 import { classifyUrl } from "../../../../src/domain/files/checks/svg-url.js";
 import { bufferSource, concat, svg, text } from "../../../fixtures/files/index.js";
 
@@ -51,7 +51,7 @@ describe("checkSvgSafety: limits and streaming", () => {
 
   it("refuses a file over the size limit without reading it", async () => {
     const source = bufferSource(svg("<rect/>".repeat(100)));
-    await expect(checkSvgSafety(source, 100)).resolves.toMatchObject({ reason: "SVG_TOO_LARGE" });
+    await expect(checkSvgSafety(source, { ...DEFAULT_SVG_LIMITS, maxBytes: 100 })).resolves.toMatchObject({ reason: "SVG_TOO_LARGE" });
     expect(source.bytesServed).toBe(0);
   });
 
@@ -59,7 +59,7 @@ describe("checkSvgSafety: limits and streaming", () => {
     const bytes = svg("<rect/>".repeat(1000));
     const inner = bufferSource(bytes, { chunkSize: 100 });
     const lying = { size: 10, read: inner.read, stream: () => inner.stream() };
-    await expect(checkSvgSafety(lying, 500)).resolves.toMatchObject({ reason: "SVG_TOO_LARGE" });
+    await expect(checkSvgSafety(lying, { ...DEFAULT_SVG_LIMITS, maxBytes: 500 })).resolves.toMatchObject({ reason: "SVG_TOO_LARGE" });
   });
 
   it("rejects a document with no root element", async () => {

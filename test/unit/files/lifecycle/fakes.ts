@@ -2,7 +2,8 @@
 import { correlationOf } from "../../../../src/domain/actor.js";
 import { createHash } from "node:crypto";
 import type { LifecyclePorts } from "../../../../src/app/files/lifecycle/lifecycle-ports.js";
-import type { AuditRecord, ListFilter, NewStoredObject, StoredObjects, UploadSession } from "../../../../src/app/files/port.js";
+import type { AuditRecord, ListFilter, NewStoredObject, StorageDeleteFailure, StoredObjects, UploadSession } from "../../../../src/app/files/port.js";
+import { STORAGE_DELETE_REASONS, storageDeleteAbandoned, storageDeleteNotice } from "../../../../src/domain/files/storage-delete-failures.js";
 import type { DownloadBinding, ObjectStorage, UploadBinding } from "../../../../src/domain/files/object-storage.js";
 import type { Cursor } from "../../../../src/domain/pagination.js";
 import type { ScanSettlement } from "../../../../src/domain/files/scan-settlement.js";
@@ -86,6 +87,23 @@ export class FakeObjects implements StoredObjects {
   }
   async expire() {
     return false;
+  }
+  /** Failed storage deletes per row: runs counted once each, as the store does. */
+  readonly deleteFailures = new Map<string, { runs: number; lastRun: string; abandoned: boolean }>();
+  async recordStorageDeleteFailure(actor: AuditRecord["actor"], id: string, failure: StorageDeleteFailure) {
+    const run = correlationOf(actor) ?? "";
+    const seen = this.deleteFailures.get(id) ?? { runs: 0, lastRun: "", abandoned: false };
+    if (!this.rows.get(id)?.storageDeletePending || seen.abandoned || seen.lastRun === run) return undefined;
+    const runs = seen.runs + 1;
+    const abandoned = storageDeleteAbandoned(runs, failure.maxFailedRuns);
+    this.deleteFailures.set(id, { runs, lastRun: run, abandoned });
+    const notice = storageDeleteNotice(runs, failure.maxFailedRuns);
+    if (notice) {
+      const action = this.rows.get(id)!.deleteReason === "EXPIRED" ? "OBJECT_EXPIRED" : "OBJECT_DELETED";
+      const details = { reason: STORAGE_DELETE_REASONS[notice], message: failure.message, failedRuns: runs };
+      this.auditLog.push({ objectId: id, action, actor, result: "FAILURE", details, at: failure.at });
+    }
+    return { failedRuns: runs, abandoned };
   }
   async markStorageDeleted(_t: string, id: string) {
     const row = this.rows.get(id);
@@ -208,7 +226,10 @@ export class FakeStorage implements ObjectStorage {
     const expiresAt = new Date(now.getTime() + binding.expiresInSeconds * 1000);
     return { url: `https://bucket.invalid/${binding.key}?put=${binding.contentLength}`, expiresAt, headers };
   }
+  /** What each download URL was signed for (its file name among it). */
+  readonly downloads: DownloadBinding[] = [];
   async presignDownload(binding: DownloadBinding, now: Date) {
+    this.downloads.push(binding);
     return { url: `https://bucket.invalid/${binding.key}?${binding.disposition}`, expiresAt: new Date(now.getTime() + binding.expiresInSeconds * 1000) };
   }
   head = unused;

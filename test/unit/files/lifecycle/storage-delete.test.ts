@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { finishStorageDelete } from "../../../../src/app/files/lifecycle/storage-delete.js";
+import { finishStorageDelete, sweepStorageDelete } from "../../../../src/app/files/lifecycle/storage-delete.js";
+import { storageDeleteNotice } from "../../../../src/domain/files/storage-delete-failures.js";
 import { FakeObjects, FakeStorage, lifecyclePorts, pendingRecord } from "./fakes.js";
 
 /** A bucket whose deletes fail, as a storage outage or a bucket-side lock would make them. */
@@ -43,5 +44,50 @@ describe("finishStorageDelete", () => {
     await finishStorageDelete(lifecyclePorts(objects, new FakeStorage()), { tenantId: row.tenantId, objectId: row.id }, { tenantId: row.tenantId, actorId: "alice" });
     expect(objects.auditLog).toEqual([]);
     expect(objects.rows.get(row.id)!.storageDeletePending).toBe(false);
+  });
+});
+
+describe("the sweep's storage delete", () => {
+  const ref = (row: { tenantId: string; id: string }) => ({ tenantId: row.tenantId, objectId: row.id });
+  const runActor = (run: number) => ({ tenantId: "t1", actorId: "system", correlationId: `workflow:retention-sweep/run-${run}` });
+
+  it("does not throw: it counts the failure once per run, retries included, and gives up after the limit", async () => {
+    const objects = new FakeObjects();
+    const row = pendingRecord({ deleted: true, deleteReason: "EXPIRED", storageDeletePending: true });
+    objects.put(row);
+    const ports = lifecyclePorts(objects, new FailingStorage());
+    const outcomes: string[] = [];
+    for (let run = 1; run <= 4; run++) {
+      // Each run's activity is retried once: the retry counts nothing more.
+      for (let attempt = 0; attempt < 2; attempt++) outcomes.push((await sweepStorageDelete(ports, ref(row), runActor(run), 3)).outcome);
+    }
+    expect(outcomes).toEqual(["failed", "failed", "failed", "failed", "abandoned", "failed", "failed", "failed"]);
+    expect(objects.deleteFailures.get(row.id)).toMatchObject({ runs: 3, abandoned: true });
+    // Audited twice in all: the first failure and the give-up, not once a run.
+    expect(objects.auditLog.map((a) => [a.action, a.result, a.details?.reason, a.details?.failedRuns])).toEqual([
+      ["OBJECT_EXPIRED", "FAILURE", "STORAGE_DELETE_FAILED", 1],
+      ["OBJECT_EXPIRED", "FAILURE", "STORAGE_DELETE_ABANDONED", 3],
+    ]);
+    expect(objects.rows.get(row.id)!.storageDeletePending).toBe(true);
+  });
+
+  it("finishes a delete that succeeds and says when none was owed", async () => {
+    const objects = new FakeObjects();
+    const owed = pendingRecord({ deleted: true, deleteReason: "USER_DELETED", storageDeletePending: true });
+    const live = pendingRecord({ id: "0190c3a2-0000-7000-8000-000000000002" });
+    objects.put(owed);
+    objects.put(live);
+    const ports = lifecyclePorts(objects, new FakeStorage());
+    expect((await sweepStorageDelete(ports, ref(owed), runActor(1), 3)).outcome).toBe("deleted");
+    expect((await sweepStorageDelete(ports, ref(owed), runActor(1), 3)).outcome).toBe("not-owed");
+    expect((await sweepStorageDelete(ports, ref(live), runActor(1), 3)).outcome).toBe("not-owed");
+    expect(objects.auditLog).toEqual([]);
+  });
+
+  it("tells the first failure and the give-up, nothing in between", () => {
+    expect([1, 2, 3, 4].map((runs) => storageDeleteNotice(runs, 4))).toEqual(["FIRST_FAILURE", undefined, undefined, "ABANDONED"]);
+    expect(storageDeleteNotice(1, 1)).toBe("ABANDONED");
+    // A limit lowered below a row's count gives up at its next failure.
+    expect(storageDeleteNotice(7, 3)).toBe("ABANDONED");
   });
 });

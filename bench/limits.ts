@@ -1,0 +1,121 @@
+/**
+ * The cost of what a caller controls, at its bound (README "Limits"): the worst-case input each
+ * scan accepts, per MB of CPU, against one UTF-8 decoding pass over the same bytes (the least any
+ * check does); the issue's pathological SVG against the CPU it cost before the bounds; the worst
+ * formula evaluation and pattern compilation allowed at save time.
+ */
+import type { FieldDefinition } from "../src/domain/customfields/definition.js";
+import { DEFAULT_FORMULA_LIMITS } from "../src/domain/customfields/formula-budget.js";
+import { checkPattern, DEFAULT_PATTERN_LIMITS } from "../src/domain/customfields/pattern.js";
+import { resolveForCreate } from "../src/domain/customfields/values.js";
+import { DEFAULT_SVG_LIMITS } from "../src/domain/files/checks/svg-safety.js";
+import { scanFile } from "../src/domain/files/checks/scanner.js";
+import { bufferSource, nestedSvg, worstCaseCsv, worstCaseSvg, worstCaseXlsx } from "../test/fixtures/files/index.js";
+import { def } from "../test/unit/customfields/fixtures.js";
+import type { BenchGroup } from "./context.js";
+import { baseline, figure, type Figure } from "./figure.js";
+import { median } from "./stats.js";
+import { progress } from "./support.js";
+
+const MB = 1e6;
+const RUNS = 3;
+
+/** CPU milliseconds (user + system) of this process while `work` runs. */
+async function cpuMs(work: () => Promise<unknown>): Promise<number> {
+  const before = process.cpuUsage();
+  await work();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
+async function medianCpuMs(work: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let run = 0; run < RUNS; run++) samples.push(await cpuMs(work));
+  return median(samples);
+}
+
+async function decodePass(bytes: Uint8Array): Promise<void> {
+  new TextDecoder("utf-8").decode(bytes);
+}
+
+interface ScanCase {
+  name: string;
+  contentType: string;
+  bytes: Uint8Array;
+  bound: string;
+}
+
+async function worstScan({ name, contentType, bytes, bound }: ScanCase): Promise<Figure> {
+  progress(`limits: worst-case ${name} scan, ${(bytes.length / MB).toFixed(1)} MB`);
+  const result = await scanFile(contentType, bufferSource(bytes));
+  const scanMs = await medianCpuMs(() => scanFile(contentType, bufferSource(bytes)));
+  const decodeMs = await medianCpuMs(() => decodePass(bytes));
+  const perMb = (ms: number) => ms / (bytes.length / MB);
+  return figure(
+    `Worst-case ${name} scan CPU per MB`,
+    perMb(scanMs),
+    "ms/MB",
+    baseline("UTF-8 decode of the same bytes", perMb(decodeMs), "ms/MB"),
+    `${result.passed ? "passes" : "rejected"}; ${bound}; median of ${RUNS}`,
+  );
+}
+
+/** The most compile work a pattern may still cost (its estimate is just under the bound), against a typical one. */
+async function worstPattern(): Promise<Figure> {
+  progress("limits: the costliest pattern still accepted");
+  const worstMs = await medianCpuMs(async () => checkPattern("^\\p{L}{3}x$"));
+  const typicalMs = await medianCpuMs(async () => checkPattern("^[A-Z]{2}-[0-9]{4}$"));
+  return figure(
+    "Costliest accepted pattern compile CPU (^\\p{L}{3}x$)",
+    worstMs,
+    "ms",
+    baseline("^[A-Z]{2}-[0-9]{4}$", typicalMs, "ms"),
+    `estimated compile heap ≤ ${DEFAULT_PATTERN_LIMITS.maxCompileBytes / 1024} KiB (PATTERN_MAX_COMPILE_BYTES); ^\\p{L}{20}$ is refused unbuilt; median of ${RUNS}`,
+  );
+}
+
+/**
+ * The costliest resolve the formula budget still allows: one text field at the text bound read by
+ * as many computed fields as the step budget admits, against the same definitions over a short text.
+ */
+async function worstFormulas(): Promise<Figure> {
+  progress("limits: the costliest formula evaluation still accepted");
+  const fields = 150;
+  const defs: FieldDefinition[] = [
+    def("s", { displayOrder: 0 }),
+    ...Array.from({ length: fields }, (_, i) => def(`f${i}`, { fieldType: "COMPUTED", computedFormula: "uppercase(s) + ''", displayOrder: i + 1 })),
+  ];
+  const resolve = (text: string) => async () => resolveForCreate(defs, { s: text }, { entity: {} }, new Date("2026-01-01T00:00:00Z"));
+  const worstMs = await medianCpuMs(resolve("x".repeat(DEFAULT_FORMULA_LIMITS.maxTextLength - 1)));
+  const typicalMs = await medianCpuMs(resolve("x".repeat(10)));
+  return figure(
+    `Costliest accepted resolve CPU (${fields} computed fields over a ${DEFAULT_FORMULA_LIMITS.maxTextLength - 1}-char text)`,
+    worstMs,
+    "ms",
+    baseline("the same over a 10-char text", typicalMs, "ms"),
+    `text ≤ ${DEFAULT_FORMULA_LIMITS.maxTextLength} chars (FORMULA_MAX_TEXT_LENGTH), ≤ ${DEFAULT_FORMULA_LIMITS.maxSteps} steps per resolve (FORMULA_MAX_STEPS); median of ${RUNS}`,
+  );
+}
+
+export const limits: BenchGroup = {
+  name: "limits",
+  kind: "in-process",
+  async run() {
+    const cases: ScanCase[] = [
+      { name: "SVG", contentType: "image/svg+xml", bytes: worstCaseSvg(), bound: `SVG ≤ ${DEFAULT_SVG_LIMITS.maxBytes / 1024 / 1024} MiB, CSS ≤ ${DEFAULT_SVG_LIMITS.maxCssChars} chars per piece` },
+      { name: "CSV", contentType: "text/csv", bytes: worstCaseCsv(8 * 1024 * 1024), bound: "file ≤ STORAGE_MAX_FILE_SIZE_BYTES" },
+      { name: "XLSX", contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", bytes: worstCaseXlsx(20_000), bound: "declared expansion ≤ 100×, ≤ 1 GiB" },
+    ];
+    const figures: Figure[] = [];
+    for (const scanCase of cases) figures.push(await worstScan(scanCase));
+
+    const nested = nestedSvg(100_000);
+    progress("limits: the issue's 700 KB nested SVG");
+    const nestedMs = await medianCpuMs(() => scanFile("image/svg+xml", bufferSource(nested)));
+    figures.push(
+      figure("Nested-group SVG (700 KB, 100,000 levels) scan CPU", nestedMs, "ms", baseline("before the bounds (issue #11, fixed reference)", 159_000, "ms"), `rejected at depth ${DEFAULT_SVG_LIMITS.maxDepth} (SCAN_SVG_MAX_DEPTH)`),
+    );
+    figures.push(await worstPattern(), await worstFormulas());
+    return figures;
+  },
+};

@@ -1,0 +1,174 @@
+/**
+ * The compiled cost of a `validation.pattern`, estimated from its text before RE2 sees it.
+ *
+ * re2-wasm runs in one fixed 16 MiB WebAssembly heap shared by every tenant, and RE2 bounds only
+ * the program it keeps, not what parsing and compiling allocate on the way: `(\p{L}{20}){5}`
+ * exhausts the heap in one compilation, and the aborted compilation is never freed. So the cost
+ * is refused before compiling. The estimate is in bytes of peak heap during compilation, measured
+ * on re2-wasm 1.0.2 and rounded up: what a pattern costs is what its atoms cost, each times the
+ * repetitions around it (RE2 copies a repeated atom into the program `max` times), and a Unicode
+ * property class (`\p{L}`) is by far the most expensive atom (each copy is its UTF-8 automaton).
+ */
+
+/** Bytes every pattern costs (the RE2 object, its parse tree root, the first program block). */
+const BASE_COST = 8 * 1024;
+/** One literal character or an ASCII-only escape. */
+const LITERAL_COST = 100;
+/** \d, \w, \s and bracket classes of ASCII ranges: a handful of byte ranges each. */
+const SMALL_CLASS_COST = 600;
+const CLASS_ITEM_COST = 100;
+/** `.`, negated classes and \D \W \S: every byte length of UTF-8, a few kilobytes of program. */
+const NEGATED_CLASS_COST = 2 * 1024;
+/** One copy of a Unicode property class in the program (\p{L} measured 150 KB). */
+const PROPERTY_COPY_COST = 180 * 1024;
+/** Parsing a property class, however often it is repeated: the first (its tables), then each other. */
+const FIRST_PROPERTY_PARSE_COST = 350 * 1024;
+const PROPERTY_PARSE_COST = 200 * 1024;
+
+/** Cost of a piece of pattern: `once` is paid once, `perCopy` times the repetitions around it. */
+interface Cost {
+  once: number;
+  perCopy: number;
+}
+
+const NONE: Cost = { once: 0, perCopy: 0 };
+
+/** Estimated peak bytes of compiling `pattern` (never less than what re2-wasm really used). */
+export function estimatePatternCost(pattern: string): number {
+  const reader = new Reader(pattern);
+  let cost = reader.alternation();
+  // A stray ")" is a syntax error RE2 reports; what follows it is still counted.
+  while (reader.skipStrayClose()) cost = add(cost, reader.alternation());
+  return BASE_COST + cost.once + cost.perCopy;
+}
+
+class Reader {
+  private i = 0;
+  private properties = 0;
+
+  constructor(private readonly text: string) {}
+
+  skipStrayClose(): boolean {
+    if (this.text[this.i] !== ")") return false;
+    this.i++;
+    return true;
+  }
+
+  /** Alternatives up to the end or the closing parenthesis of the current group. */
+  alternation(): Cost {
+    let total = NONE;
+    while (this.i < this.text.length && this.text[this.i] !== ")") {
+      const ch = this.text[this.i];
+      if (ch === "|" || ch === "^" || ch === "$") {
+        this.i++;
+        continue;
+      }
+      const atom = this.atom();
+      total = add(total, times(atom, this.repetitions()));
+    }
+    return total;
+  }
+
+  private atom(): Cost {
+    const ch = this.text[this.i++];
+    if (ch === "(") return this.group();
+    if (ch === "[") return this.bracket();
+    if (ch === "\\") return this.escape();
+    if (ch === ".") return { once: 0, perCopy: NEGATED_CLASS_COST };
+    return { once: 0, perCopy: LITERAL_COST };
+  }
+
+  private group(): Cost {
+    if (this.text[this.i] === "?") this.skipGroupPrefix();
+    const inner = this.alternation();
+    if (this.text[this.i] === ")") this.i++;
+    return inner;
+  }
+
+  /** `(?:`, `(?i:`, `(?i)`, `(?P<name>`, `(?<name>`: only the body costs. */
+  private skipGroupPrefix(): void {
+    this.i++;
+    if (this.text[this.i] === "P") this.i++;
+    if (this.text[this.i] === "<") {
+      const close = this.text.indexOf(">", this.i);
+      this.i = close < 0 ? this.text.length : close + 1;
+      return;
+    }
+    while (this.i < this.text.length && /[a-zA-Z-]/.test(this.text[this.i])) this.i++;
+    if (this.text[this.i] === ":") this.i++;
+  }
+
+  private escape(): Cost {
+    const ch = this.text[this.i++] ?? "";
+    if (ch === "p" || ch === "P") {
+      this.skipBraced();
+      const once = this.properties++ === 0 ? FIRST_PROPERTY_PARSE_COST : PROPERTY_PARSE_COST;
+      return { once, perCopy: PROPERTY_COPY_COST };
+    }
+    if (ch === "d" || ch === "w" || ch === "s") return { once: 0, perCopy: SMALL_CLASS_COST };
+    if (ch === "D" || ch === "W" || ch === "S") return { once: 0, perCopy: NEGATED_CLASS_COST };
+    if (ch === "x" || ch === "u") this.skipBraced();
+    return { once: 0, perCopy: LITERAL_COST };
+  }
+
+  /** `{...}` after \p, \x or \u; a one-letter property (`\pL`) is one character. */
+  private skipBraced(): void {
+    if (this.text[this.i] !== "{") {
+      this.i++;
+      return;
+    }
+    const close = this.text.indexOf("}", this.i);
+    this.i = close < 0 ? this.text.length : close + 1;
+  }
+
+  /** A bracket class: its property items cost like \p, a negated class like `.`. */
+  private bracket(): Cost {
+    let negated = false;
+    if (this.text[this.i] === "^") {
+      negated = true;
+      this.i++;
+    }
+    let cost: Cost = { once: 0, perCopy: negated ? NEGATED_CLASS_COST : SMALL_CLASS_COST };
+    let first = true;
+    while (this.i < this.text.length && (first || this.text[this.i] !== "]")) {
+      first = false;
+      const ch = this.text[this.i++];
+      if (ch === "[" && this.text[this.i] === ":") {
+        const close = this.text.indexOf(":]", this.i);
+        this.i = close < 0 ? this.text.length : close + 2;
+      } else if (ch === "\\") {
+        cost = add(cost, this.escape());
+      } else {
+        cost = add(cost, { once: 0, perCopy: CLASS_ITEM_COST });
+      }
+    }
+    this.i++;
+    return cost;
+  }
+
+  /** How many copies of the preceding atom RE2 compiles: `{n,m}` is m, `{n,}` n + 1, `*+?` one. */
+  private repetitions(): number {
+    let copies = 1;
+    for (;;) {
+      const ch = this.text[this.i];
+      if (ch === "*" || ch === "+" || ch === "?") {
+        this.i++;
+        continue;
+      }
+      const counted = /^\{(\d+)(,(\d*))?\}/.exec(this.text.slice(this.i, this.i + 24));
+      if (!counted) return copies;
+      this.i += counted[0].length;
+      const min = Number(counted[1]);
+      const max = counted[2] === undefined ? min : counted[3] === "" ? min + 1 : Number(counted[3]);
+      copies *= Math.max(1, min, max);
+    }
+  }
+}
+
+function add(a: Cost, b: Cost): Cost {
+  return { once: a.once + b.once, perCopy: a.perCopy + b.perCopy };
+}
+
+function times(cost: Cost, copies: number): Cost {
+  return { once: cost.once, perCopy: cost.perCopy * copies };
+}

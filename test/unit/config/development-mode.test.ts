@@ -1,0 +1,100 @@
+/**
+ * The safe mode is the default: development shortcuts only with DEVELOPMENT_MODE=true, whatever
+ * NODE_ENV says; and what authentication accepts is checked when the configuration is read.
+ */
+import { describe, expect, it } from "vitest";
+import { ConfigError, DEVELOPMENT_JWT_SECRET, parseConfig, type Env } from "../../../src/config.js";
+import { REQUIRED_ENV, SAFE_MODE_ENV } from "../../support/config-env.js";
+
+const base: Env = { ...REQUIRED_ENV, WEBHOOK_SECRET_KEY: SAFE_MODE_ENV.WEBHOOK_SECRET_KEY };
+const SECRET = "a-real-secret-of-at-least-32-bytes!";
+const safe: Env = { ...base, AUTH_HS256_SECRET: SECRET };
+
+function refusal(env: Env): ConfigError {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error("the configuration was accepted");
+}
+
+describe("without DEVELOPMENT_MODE, whatever NODE_ENV says", () => {
+  for (const nodeEnv of [undefined, "prod", "staging", "development", "test"]) {
+    describe(`NODE_ENV=${nodeEnv ?? "(unset)"}`, () => {
+      it("has no development secret and refuses to start without one", () => {
+        expect(refusal({ ...base, NODE_ENV: nodeEnv }).variable).toBe("AUTH_JWKS_URL");
+      });
+
+      it("refuses the development secret given explicitly", () => {
+        expect(refusal({ ...base, NODE_ENV: nodeEnv, AUTH_HS256_SECRET: DEVELOPMENT_JWT_SECRET }).message).toBe(
+          "AUTH_HS256_SECRET: the development secret is refused without DEVELOPMENT_MODE=true",
+        );
+      });
+
+      it("is not in development mode (no demo pages), refuses private webhook URLs and FAULT_INJECTION", () => {
+        const config = parseConfig({ ...safe, NODE_ENV: nodeEnv });
+        expect(config.developmentMode).toBe(false);
+        expect(config.webhooks.allowPrivateUrls).toBe(false);
+        expect(refusal({ ...safe, NODE_ENV: nodeEnv, FAULT_INJECTION: "workflow-tasks" }).variable).toBe("FAULT_INJECTION");
+      });
+    });
+  }
+
+  it("allows private webhook URLs only when asked for explicitly", () => {
+    expect(parseConfig({ ...safe, WEBHOOK_ALLOW_PRIVATE_URLS: "true" }).webhooks.allowPrivateUrls).toBe(true);
+  });
+});
+
+describe("DEVELOPMENT_MODE=true", () => {
+  const dev: Env = { ...base, DEVELOPMENT_MODE: "true" };
+
+  it("turns on the development secret with its issuer and audience, private webhook URLs and FAULT_INJECTION", () => {
+    const config = parseConfig({ ...dev, NODE_ENV: "production", FAULT_INJECTION: "workflow-tasks" });
+    expect(config.developmentMode).toBe(true);
+    expect(config.auth).toMatchObject({ hs256Secret: DEVELOPMENT_JWT_SECRET, issuer: "files-and-fields-development", audience: "files-and-fields-development" });
+    expect(config.webhooks.allowPrivateUrls).toBe(true);
+    expect(config.worker.faultInjection).toBe(true);
+  });
+
+  it("refuses anything but true or false", () => {
+    expect(refusal({ ...safe, DEVELOPMENT_MODE: "yes" }).variable).toBe("DEVELOPMENT_MODE");
+  });
+});
+
+describe("authentication settings", () => {
+  it("refuse an HS256 secret shorter than 32 bytes, naming the variable", () => {
+    expect(refusal({ ...base, AUTH_HS256_SECRET: "x" }).message).toBe("AUTH_HS256_SECRET: must be at least 32 bytes");
+    expect(refusal({ ...base, AUTH_HS256_SECRET: "a".repeat(31) }).variable).toBe("AUTH_HS256_SECRET");
+    expect(parseConfig({ ...base, AUTH_HS256_SECRET: "a".repeat(32) }).auth.hs256Secret).toBe("a".repeat(32));
+  });
+
+  it("check the issuer and audience when configured, with a small clock tolerance", () => {
+    expect(parseConfig(safe).auth).toEqual({ jwksUrl: undefined, hs256Secret: SECRET, issuer: undefined, audience: undefined, clockToleranceSeconds: 30 });
+    const auth = parseConfig({ ...safe, AUTH_ISSUER: "https://id.example", AUTH_AUDIENCE: "files", AUTH_CLOCK_TOLERANCE_SECONDS: "5" }).auth;
+    expect(auth).toMatchObject({ issuer: "https://id.example", audience: "files", clockToleranceSeconds: 5 });
+  });
+
+  it("take the JWKS over https only", () => {
+    expect(parseConfig({ ...base, AUTH_JWKS_URL: "https://id.example/jwks.json" }).auth.jwksUrl).toBe("https://id.example/jwks.json");
+    for (const jwks of ["http://id.example/jwks.json", "http://127.0.0.1:9000/jwks.json", "http://localhost/jwks.json"]) {
+      expect(refusal({ ...base, AUTH_JWKS_URL: jwks }).message).toBe("AUTH_JWKS_URL: must use https: (http: only for a loopback host with DEVELOPMENT_MODE=true)");
+    }
+  });
+
+  it("allow a plain-http JWKS on a loopback host in development mode only", () => {
+    const dev = { ...base, DEVELOPMENT_MODE: "true" };
+    for (const jwks of ["http://127.0.0.1:9000/jwks.json", "http://localhost/jwks.json", "http://[::1]:8000/jwks.json"]) {
+      expect(parseConfig({ ...dev, AUTH_JWKS_URL: jwks }).auth.jwksUrl).toBe(jwks);
+    }
+    expect(refusal({ ...dev, AUTH_JWKS_URL: "http://10.0.0.5/jwks.json" }).variable).toBe("AUTH_JWKS_URL");
+  });
+});
+
+describe("the metrics listener", () => {
+  it("listens on loopback by default, apart from the API port", () => {
+    expect(parseConfig(safe).metrics).toEqual({ host: "127.0.0.1", port: 9464 });
+    expect(parseConfig({ ...safe, METRICS_HOST: "0.0.0.0", METRICS_PORT: "0" }).metrics).toEqual({ host: "0.0.0.0", port: 0 });
+  });
+});
