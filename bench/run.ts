@@ -39,7 +39,10 @@
  *                                     p50/p99 against tusd's final PATCH)
  *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, limits, fields, filter, audit, load,
  *                                     uploads-peers, timers (without a stack group, no stack is started)
- *   BENCH_KEEP_DATA=1                 keep .bench-data/run-<pid> (logs) after the run
+ *   BENCH_TEMPORAL_MODES=dev,server   the upload groups (put, scan, load, uploads-peers) run on each: the
+ *                                     Temporal CLI's dev server, then the Temporal server on PostgreSQL
+ *                                     (TEMPORAL_MODE=server); their figures are named for the mode
+ *   BENCH_KEEP_DATA=1                 keep .bench-data/run-<pid>-<mode> (logs) after the run
  *   BENCH_CPU_PROF=dir                run the API server and the worker with --cpu-prof: each writes
  *                                     a .cpuprofile into dir when the stack stops (pids are logged)
  */
@@ -61,7 +64,7 @@ import { retentionTimers } from "./retention-timers.js";
 import { load } from "./load.js";
 import { scanLatency } from "./scan-latency.js";
 import { uploadsPeers } from "./uploads-peers.js";
-import { startBenchStack, type BenchStack } from "./stack.js";
+import { startBenchStack, type BenchStack, type TemporalMode } from "./stack.js";
 import { progress } from "./support.js";
 import { markdownTable, textTable } from "./table.js";
 
@@ -77,14 +80,21 @@ function selectGroups(options: BenchOptions): BenchGroup[] {
   return GROUPS.filter((g) => options.only.includes(g.name));
 }
 
-async function runGroups(groups: BenchGroup[], options: BenchOptions, stack: BenchStack | undefined): Promise<{ figures: Figure[]; failures: string[] }> {
+async function runGroups(
+  groups: BenchGroup[],
+  options: BenchOptions,
+  stack: BenchStack | undefined,
+): Promise<{ figures: Figure[]; failures: string[]; groupOf: Map<Figure, string> }> {
   const context: StackContext | undefined = stack && { stack, options, workerRssAtStartMb: stack.workerRssMb() };
   const figures: Figure[] = [];
   const failures: string[] = [];
+  const groupOf = new Map<Figure, string>();
   for (const group of groups) {
     const started = Date.now();
     try {
-      figures.push(...(group.kind === "stack" ? await group.run(context!) : await group.run(options)));
+      const produced = group.kind === "stack" ? await group.run(context!) : await group.run(options);
+      for (const f of produced) groupOf.set(f, group.name);
+      figures.push(...produced);
       progress(`${group.name}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     } catch (error) {
       const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -92,7 +102,7 @@ async function runGroups(groups: BenchGroup[], options: BenchOptions, stack: Ben
       progress(`${group.name}: FAILED ${message}`);
     }
   }
-  return { figures, failures };
+  return { figures, failures, groupOf };
 }
 
 function writeResults(figures: Figure[], machine: ReturnType<typeof describeMachine>): void {
@@ -103,9 +113,30 @@ function writeResults(figures: Figure[], machine: ReturnType<typeof describeMach
   writeFileSync(path.join(benchDir, "README-table.md"), markdownTable(figures, machine));
 }
 
+/** The groups whose figures depend on the Temporal server the uploads run through. */
+const UPLOAD_GROUPS = new Set(["put", "scan", "load", "uploads-peers"]);
+const MODE_NAMES: Record<TemporalMode, string> = { dev: "Temporal dev server", server: "Temporal server on PostgreSQL" };
+
+function temporalModes(env: NodeJS.ProcessEnv): TemporalMode[] {
+  const modes = (env.BENCH_TEMPORAL_MODES ?? "dev,server").split(",").map((m) => m.trim()).filter(Boolean);
+  const unknown = modes.filter((m) => m !== "dev" && m !== "server");
+  if (unknown.length > 0 || modes.length === 0) throw new Error(`BENCH_TEMPORAL_MODES: dev and/or server, got "${env.BENCH_TEMPORAL_MODES}"`);
+  return modes as TemporalMode[];
+}
+
+/**
+ * The first mode runs every selected group; each further mode runs the upload groups again on a
+ * stack of its own. With more than one mode, upload figures carry their mode in their name.
+ */
+function plan(groups: BenchGroup[], modes: TemporalMode[]): { mode: TemporalMode; groups: BenchGroup[] }[] {
+  const [first, ...others] = modes;
+  return [{ mode: first, groups }, ...others.map((mode) => ({ mode, groups: groups.filter((g) => UPLOAD_GROUPS.has(g.name)) }))].filter((p) => p.groups.length > 0);
+}
+
 async function main(): Promise<number> {
   const options = readOptions(process.env);
   const groups = selectGroups(options);
+  const modes = temporalModes(process.env);
   const machine = describeMachine();
   const started = Date.now();
   let stack: BenchStack | undefined;
@@ -116,20 +147,29 @@ async function main(): Promise<number> {
   };
   process.once("SIGINT", interrupted);
   process.once("SIGTERM", interrupted);
+  const figures: Figure[] = [];
+  const failures: string[] = [];
   try {
-    if (groups.some((g) => g.kind === "stack")) {
-      progress("starting the stack");
-      stack = await startBenchStack(root, { RETENTION_IMPORT_ARTIFACT_SECONDS: String(options.timerRetentionSeconds) });
-      progress(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    for (const turn of plan(groups, modes)) {
+      if (turn.groups.some((g) => g.kind === "stack")) {
+        progress(`starting the stack (${MODE_NAMES[turn.mode]})`);
+        stack = await startBenchStack(root, { RETENTION_IMPORT_ARTIFACT_SECONDS: String(options.timerRetentionSeconds) }, turn.mode);
+        progress(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      }
+      const ran = await runGroups(turn.groups, options, stack);
+      const label = (f: Figure) => (modes.length > 1 && UPLOAD_GROUPS.has(ran.groupOf.get(f) ?? "") ? { ...f, name: `${f.name} [${MODE_NAMES[turn.mode]}]` } : f);
+      figures.push(...ran.figures.map(label));
+      failures.push(...ran.failures);
+      if (stack) progress("stopping the stack");
+      await stack?.stop();
+      stack = undefined;
     }
-    const { figures, failures } = await runGroups(groups, options, stack);
     console.log(`\n${machineLine(machine)}\n\n${textTable(figures)}\n`);
     writeResults(figures, machine);
     for (const failure of failures) console.error(`FAILED ${failure}`);
     progress(`total ${((Date.now() - started) / 1000).toFixed(0)} s; wrote bench/results.json and bench/README-table.md`);
     return failures.length === 0 ? 0 : 1;
   } finally {
-    if (stack) progress("stopping the stack");
     await stack?.stop();
   }
 }

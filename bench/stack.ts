@@ -22,8 +22,10 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
-export async function startBenchStack(root: string, overrides: Record<string, string>): Promise<BenchStack> {
-  const dataDir = path.join(root, ".bench-data", `run-${process.pid}`);
+export type TemporalMode = "dev" | "server";
+
+export async function startBenchStack(root: string, overrides: Record<string, string>, temporalMode: TemporalMode = "dev"): Promise<BenchStack> {
+  const dataDir = path.join(root, ".bench-data", `run-${process.pid}-${temporalMode}`);
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(path.join(dataDir, "logs"), { recursive: true });
   // Whatever the caller's shell points at (a running `npm start`) must not be reused.
@@ -42,7 +44,7 @@ export async function startBenchStack(root: string, overrides: Record<string, st
   };
   try {
     const { startStack } = await loadStack();
-    stack = await startStack({ projectRoot: root, dataDir, env: clean, ports: "free", log: () => undefined });
+    stack = await startStack({ projectRoot: root, dataDir, env: { ...clean, TEMPORAL_MODE: temporalMode }, ports: "free", log: () => undefined });
     const port = await findFreePort();
     // BENCH_CPU_PROF=dir: the API and the worker write V8 CPU profiles there when they exit
     // (NODE_OPTIONS reaches both; the file names carry the pid, logged below).

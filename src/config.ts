@@ -133,6 +133,8 @@ export interface HttpLimitsConfig {
 export interface DatabaseLimitsConfig {
   statementTimeoutSeconds: number;
   idleInTransactionTimeoutSeconds: number;
+  /** Connections per process (API or worker): replicas × this must stay under the server's max_connections. */
+  poolMax: number;
 }
 
 export interface Config {
@@ -203,6 +205,9 @@ export interface WorkerConfig {
   maxConcurrentWorkflowTaskExecutions: number;
   maxConcurrentLocalActivityExecutions: number;
   maxConcurrentActivityTaskExecutions: number;
+  /** Long polls held open for tasks; at most the matching execution slots (the SDK's rule). */
+  maxConcurrentWorkflowTaskPolls: number;
+  maxConcurrentActivityTaskPolls: number;
 }
 
 export class ConfigError extends Error {
@@ -336,14 +341,24 @@ function parseWorker(env: Env, developmentMode: boolean): WorkerConfig {
   if (faults && !developmentMode) throw new ConfigError("FAULT_INJECTION", "is refused without DEVELOPMENT_MODE=true");
   const maybe = (name: string) => (optional(env, name) === undefined ? undefined : integer(env, name, 1));
   const workflowTasks = integer(env, "WORKER_MAX_CONCURRENT_WORKFLOW_TASKS", 8, 2);
+  const activities = integer(env, "WORKER_MAX_CONCURRENT_ACTIVITIES", 20);
   return {
     schedules: boolean(env, "WORKER_SCHEDULES", true),
     faultInjection: faults === "workflow-tasks",
     maxCachedWorkflows: maybe("WORKER_MAX_CACHED_WORKFLOWS"),
     maxConcurrentWorkflowTaskExecutions: workflowTasks,
     maxConcurrentLocalActivityExecutions: integer(env, "WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES", 2 * workflowTasks),
-    maxConcurrentActivityTaskExecutions: integer(env, "WORKER_MAX_CONCURRENT_ACTIVITIES", 20),
+    maxConcurrentActivityTaskExecutions: activities,
+    maxConcurrentWorkflowTaskPolls: polls(env, "WORKER_MAX_WORKFLOW_TASK_POLLS", workflowTasks, 2),
+    maxConcurrentActivityTaskPolls: polls(env, "WORKER_MAX_ACTIVITY_TASK_POLLS", activities, 1),
   };
+}
+
+/** The SDK's default, min(10, slots), and its bounds: never more polls than slots to fill. */
+function polls(env: Env, name: string, slots: number, min: number): number {
+  const value = integer(env, name, Math.min(10, slots), min);
+  if (value > slots) throw new ConfigError(name, `must be at most the matching concurrent executions (${slots})`);
+  return value;
 }
 
 function parseWebhooks(env: Env, developmentMode: boolean, mainTaskQueue: string): WebhookConfig {
@@ -416,6 +431,7 @@ function parseDatabaseLimits(env: Env): DatabaseLimitsConfig {
   return {
     statementTimeoutSeconds: integer(env, "DATABASE_STATEMENT_TIMEOUT_SECONDS", 30),
     idleInTransactionTimeoutSeconds: integer(env, "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS", 60),
+    poolMax: integer(env, "DATABASE_POOL_MAX", 10),
   };
 }
 

@@ -5,6 +5,7 @@ import { alwaysOnline, browserClock, browserNetwork, type Clock, type NetworkSta
 import { END_STATES, CANCELLABLE_STATES, type UploadFile, type UploadProgress, type UploadState, type UploadTarget, type UploadedObject } from "./types.js";
 import type { Transfer, TransferResponse, UploadApi } from "./upload-api.js";
 import { xhrTransfer } from "./xhr-transfer.js";
+import type { UploadRecipe } from "./queue-store.js";
 
 export type UploadStep = "initiate" | "upload" | "refresh" | "complete" | "scan";
 
@@ -78,6 +79,17 @@ export class Upload {
 
   get finished(): boolean {
     return END_STATES.has(this.state);
+  }
+
+  /** What the queue stores to create this upload again after a reload (queue-store.ts). */
+  get recipe(): UploadRecipe {
+    const { objectClass, ownerEntityType, ownerEntityId } = this.options;
+    return { objectClass, ownerEntityType, ownerEntityId, contentType: this.contentType, filename: this.filename };
+  }
+
+  /** A fresh upload of the same file with the same options: how a failed one is retried (from initiate). */
+  again(): Upload {
+    return new Upload(this.file, this.options);
   }
 
   start(): Promise<Upload> {

@@ -1,5 +1,5 @@
 /**
- * Typed clients of the services (files, audit, custom fields, customers) for browsers, over the Connect protocol (JSON over HTTP/1.1
+ * Typed clients of the services (files, audit, custom fields, customers, products) for browsers, over the Connect protocol (JSON over HTTP/1.1
  * or HTTP/2 through `fetch`). Nothing here needs Node, so this file is also the
  * transport-independent part that the Node clients (node.ts) reuse.
  */
@@ -8,6 +8,7 @@ import { createConnectTransport } from "@connectrpc/connect-web";
 import { CustomersService } from "../../gen/customers/v1/customers_service_pb.js";
 import { CustomFieldsService } from "../../gen/customfields/v1/custom_fields_service_pb.js";
 import { AuditService } from "../../gen/filestorage/v1/audit_service_pb.js";
+import { ProductsService } from "../../gen/products/v1/products_service_pb.js";
 import { FileStorageService } from "../../gen/filestorage/v1/file_storage_service_pb.js";
 
 export interface ApiClients {
@@ -15,6 +16,7 @@ export interface ApiClients {
   audit: Client<typeof AuditService>;
   fields: Client<typeof CustomFieldsService>;
   customers: Client<typeof CustomersService>;
+  products: Client<typeof ProductsService>;
 }
 
 /** A bearer token, or a function asked before every call (for tokens that are refreshed). */
@@ -39,6 +41,7 @@ export function clientsOver(transport: Transport): ApiClients {
     audit: createClient(AuditService, transport),
     fields: createClient(CustomFieldsService, transport),
     customers: createClient(CustomersService, transport),
+    products: createClient(ProductsService, transport),
   };
 }
 

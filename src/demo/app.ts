@@ -6,9 +6,13 @@ import {
   createConnectUploadApi,
   createFileStorageClient,
   createUpload,
+  indexedDbQueueStore,
   objectClasses,
   UploadQueue,
   type FileStorageClient,
+  type Upload,
+  type UploadFile,
+  type UploadRecipe,
 } from "../browser-uploader/index.js";
 import { byId, el, errorText, formatBytes } from "./dom.js";
 import { FileList } from "./file-list.js";
@@ -26,12 +30,15 @@ const api = createConnectUploadApi(client);
 const owner = () => ({ ownerEntityType: ownerType.value.trim(), ownerEntityId: ownerId.value.trim() });
 const files = new FileList(() => client, owner);
 
+// Kept in IndexedDB: uploads still waiting (or running) when the page reloads are sent again.
 const queue = new UploadQueue({
   concurrency: 2,
+  store: indexedDbQueueStore("demo-upload-queue"),
+  onStoreError: (error) => console.warn("upload queue not persisted", error),
   onChange: (q) => {
     const waiting = q.pending.length;
     network.className = q.paused ? "offline" : "";
-    network.textContent = `${q.paused ? "offline: uploads wait for the network" : "online"} · ${q.running.length} running · ${waiting} waiting`;
+    network.textContent = `${q.paused ? "offline: uploads wait for the network" : "online"} · ${q.running.length} running · ${waiting} waiting · ${q.failed.length} failed`;
   },
 });
 
@@ -60,25 +67,35 @@ async function newToken(): Promise<void> {
   await files.refresh();
 }
 
+/** An upload with its card, from the form or from the stored queue after a reload. */
+function uploadWithCard(file: UploadFile, recipe: Omit<UploadRecipe, "contentType" | "filename"> & Partial<UploadRecipe>): Upload {
+  let card: UploadCard | undefined;
+  const upload = createUpload(file, {
+    ...recipe,
+    api,
+    onState: () => card?.render(),
+    onProgress: () => card?.render(),
+    onRetry: (info) => card?.showRetry(info),
+  });
+  card = new UploadCard(upload, recipe.objectClass);
+  byId("uploads").prepend(card.element);
+  return upload;
+}
+
+function refreshWhenStored(ended: Promise<Upload>): void {
+  void ended.then((upload) => {
+    if (upload.object) void files.refresh();
+  });
+}
+
 function startUploads(): void {
-  const objectClass = classSelect.value;
-  for (const file of fileInput.files ?? []) {
-    let card: UploadCard | undefined;
-    const upload = createUpload(file, {
-      objectClass,
-      ...owner(),
-      api,
-      onState: () => card?.render(),
-      onProgress: () => card?.render(),
-      onRetry: (info) => card?.showRetry(info),
-    });
-    card = new UploadCard(upload, objectClass);
-    byId("uploads").prepend(card.element);
-    void queue.add(upload).then((ended) => {
-      if (ended.object) void files.refresh();
-    });
-  }
+  for (const file of fileInput.files ?? []) refreshWhenStored(queue.add(uploadWithCard(file, { objectClass: classSelect.value, ...owner() })));
   fileInput.value = "";
+}
+
+/** After the token: restored uploads call the API at once. */
+async function restoreQueue(): Promise<void> {
+  for (const ended of await queue.restore(uploadWithCard)) refreshWhenStored(ended);
 }
 
 function init(): void {
@@ -91,7 +108,9 @@ function init(): void {
   byId("refresh").addEventListener("click", () => void files.refresh());
   ownerType.addEventListener("change", () => void files.refresh());
   ownerId.addEventListener("change", () => void files.refresh());
-  void newToken().catch((e) => (byId("token-status").textContent = errorText(e)));
+  void newToken()
+    .catch((e) => (byId("token-status").textContent = errorText(e)))
+    .finally(() => void restoreQueue().catch((e) => console.warn("upload queue not restored", e)));
 }
 
 init();

@@ -8,6 +8,16 @@ export interface Actor {
    * scan follows from, or `workflow:<id>/<run>` for a timer. Defaults to the request id.
    */
   correlationId?: string;
+  /** What the token says about the user, for rules and formulas (`user.*`, docs/custom-fields.md). */
+  profile?: UserProfile;
+}
+
+/** Optional identity claims of the token: `name`, `email`, `role`, `branch_id`. */
+export interface UserProfile {
+  name?: string;
+  email?: string;
+  role?: string;
+  branchId?: string;
 }
 
 /** The correlation id an audit entry of this actor carries; the database fills it when neither is known. */

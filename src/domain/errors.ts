@@ -42,6 +42,8 @@ export type ErrorReason =
   | "INDEXED_FIELD_LIMIT_REACHED"
   // customers
   | "CUSTOMER_NOT_FOUND"
+  // products
+  | "PRODUCT_NOT_FOUND"
   // webhooks
   | "WEBHOOK_ENDPOINT_NOT_FOUND"
   | "WEBHOOK_URL_NOT_ALLOWED"

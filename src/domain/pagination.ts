@@ -33,9 +33,10 @@ export async function readPage<T>(
   request: PageRequest,
   read: (after: Cursor | undefined, limit: number) => Promise<T[]>,
   positionOf: (row: T) => Cursor,
+  isId: (id: string) => boolean = isUuid,
 ): Promise<Page<T>> {
   const limit = pageSizeOf(request.pageSize);
-  const after = decodePageToken(request.pageToken, request.filterKey);
+  const after = decodePageToken(request.pageToken, request.filterKey, isId);
   const rows = await read(after, limit + 1);
   const items = rows.slice(0, limit);
   const last = items.at(-1);
@@ -53,7 +54,8 @@ export function encodePageToken(cursor: Cursor, filterKey: string): string {
 }
 
 
-export function decodePageToken(token: string, filterKey: string): Cursor | undefined {
+/** `isId`: what a row id of the paged list looks like (UUIDs, unless the list is keyed otherwise). */
+export function decodePageToken(token: string, filterKey: string, isId: (id: string) => boolean = isUuid): Cursor | undefined {
   if (!token) return undefined;
   try {
     const json = JSON.parse(atob(token.replaceAll("-", "+").replaceAll("_", "/"))) as { c: string; i: string; f: string };
@@ -61,7 +63,7 @@ export function decodePageToken(token: string, filterKey: string): Cursor | unde
     // Only what encodePageToken can have written: a row id (every paged table has UUID ids) and
     // a time PostgreSQL reads back (toISOString writes years past 9999 as "+010000-...").
     const year = at.getUTCFullYear();
-    if (typeof json.i !== "string" || !isUuid(json.i) || Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
+    if (typeof json.i !== "string" || !isId(json.i) || Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
       throw new Error("bad cursor");
     }
     if (json.f !== filterKey) throw new Error("token of another query");

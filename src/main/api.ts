@@ -45,7 +45,7 @@ export const REST_PREFIX = "/api/v1";
  * process's (its owner shuts it down), for a span per RPC continued into the workflows.
  */
 export async function startApi(config: Config, logger: Logger, tracing?: Tracing): Promise<RunningApi> {
-  const orm = await openDatabase(config.databaseUrl, undefined, config.database);
+  const orm = await openDatabase(config.databaseUrl, config.database.poolMax, config.database);
   const secretCipher = new SecretCipher(config.webhooks.secretKeys);
   if (config.webhooks.secretKeys.derived) logger.warn("WEBHOOK_SECRET_KEY is not set: webhook secrets use the development key (development mode only)");
   const applied = await migrate(orm, secretCipher);
@@ -85,6 +85,8 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     },
     customFields: customFields.customFields,
     customers: customFields.customers,
+    products: customFields.products,
+    organization: customFields.organization,
   };
   const routes = apiRoutes(useCases);
   const metrics = createMetrics({

@@ -2,8 +2,10 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { NativeConnection, Worker, type WorkerOptions } from "@temporalio/worker";
 import { v7 as uuidv7 } from "uuid";
 import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import { logScheduleOutcome } from "./schedule-outcome-log.js";
 import { WebhookOutboxStore } from "../adapters/postgres/webhook-outbox-store.js";
-import { ensureWebhookDispatchSchedule, WebhookDeliveryClient } from "../adapters/temporal/webhook-delivery-client.js";
+import { ensureWebhookDispatchSchedule, WEBHOOK_DISPATCH_SCHEDULE_ID, WebhookDeliveryClient } from "../adapters/temporal/webhook-delivery-client.js";
 import { createWebhookSender } from "../adapters/webhooks/http-sender.js";
 import { SecretCipher } from "../adapters/webhooks/secret-cipher.js";
 import { signatureHeaders } from "../adapters/webhooks/webhook-signing.js";
@@ -24,10 +26,15 @@ export async function createWebhookWorker(
   config: Config,
   orm: MikroORM,
   shared: SharedWorkerOptions,
+  logger: Logger,
 ): Promise<{ worker: Worker; activities: WebhookActivities; close(): Promise<void> }> {
   const { address, namespace } = config.temporal;
   const settings = config.webhooks;
-  if (config.worker.schedules) await ensureWebhookDispatchSchedule(address, namespace, settings.taskQueue, settings.dispatchIntervalSeconds, { batchSize: 200, maxBatches: 50 });
+  if (config.worker.schedules) {
+    const owner = config.temporal.taskQueue;
+    const outcome = await ensureWebhookDispatchSchedule(address, namespace, settings.taskQueue, settings.dispatchIntervalSeconds, { batchSize: 200, maxBatches: 50 }, owner);
+    logScheduleOutcome(logger, WEBHOOK_DISPATCH_SCHEDULE_ID, owner, outcome);
+  }
   const deliveries = await WebhookDeliveryClient.connect(address, namespace, settings.taskQueue, {
     initialSeconds: settings.retryInitialSeconds,
     totalHours: settings.retryTotalHours,

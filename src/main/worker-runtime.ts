@@ -8,7 +8,8 @@ import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
 import { FaultInjector } from "../../workflows/activities/fault-injection.js";
 import { createLifecycleActivities } from "../../workflows/activities/lifecycle-activities.js";
 import { createSweepActivities } from "../../workflows/activities/sweep-activities.js";
-import { ensureSweepSchedule } from "../adapters/temporal/sweep-schedule.js";
+import { ensureSweepSchedule, SWEEP_SCHEDULE_ID } from "../adapters/temporal/sweep-schedule.js";
+import { logScheduleOutcome } from "./schedule-outcome-log.js";
 import { createWebhookWorker, type SharedWorkerOptions } from "./webhook-worker.js";
 import { startCustomFieldIndexBuilder } from "./custom-field-index-worker.js";
 import { workflowBundlerOptions, workflowsPath } from "../adapters/temporal/workflow-bundle.js";
@@ -44,21 +45,24 @@ function installRuntime(logger: Logger, level: string): void {
  */
 export async function startWorker(config: Config, logger: Logger, tracing?: Tracing): Promise<RunningWorker> {
   installRuntime(logger, config.logLevel);
-  const orm = await openDatabase(config.databaseUrl, undefined, config.database);
+  const orm = await openDatabase(config.databaseUrl, config.database.poolMax, config.database);
   const s3 = openS3ObjectStorage(config.storage);
   const { storage } = s3;
   const lifecycle = await LifecycleClient.connect(config, temporalClientInterceptors(tracing));
   const objects = new StoredObjectStore(orm);
   const now = () => new Date();
   if (config.worker.schedules) {
-    await ensureSweepSchedule(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, config.retention.sweepIntervalSeconds, {
+    // The deployment is named by its main task queue: its replicas share it, another deployment's differs.
+    const owner = config.temporal.taskQueue;
+    const outcome = await ensureSweepSchedule(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, config.retention.sweepIntervalSeconds, {
       batchSize: config.retention.sweepBatchSize,
       maxBatches: config.retention.sweepMaxBatches,
       orphanMinAgeSeconds: config.storage.presignUploadExpirySeconds,
-    });
+    }, owner);
+    logScheduleOutcome(logger, SWEEP_SCHEDULE_ID, owner, outcome);
   }
   const shared = await sharedWorkerOptions(tracing);
-  const webhooks = await createWebhookWorker(config, orm, shared);
+  const webhooks = await createWebhookWorker(config, orm, shared, logger);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection,
@@ -100,6 +104,8 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
     maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,
     maxConcurrentLocalActivityExecutions: config.worker.maxConcurrentLocalActivityExecutions,
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivityTaskExecutions,
+    maxConcurrentWorkflowTaskPolls: config.worker.maxConcurrentWorkflowTaskPolls,
+    maxConcurrentActivityTaskPolls: config.worker.maxConcurrentActivityTaskPolls,
   });
   if (config.worker.faultInjection) logger.warn("FAULT_INJECTION=workflow-tasks: every lifecycle step fails its workflow task once");
   logger.info({ taskQueue: config.temporal.taskQueue, webhookTaskQueue: config.webhooks.taskQueue }, "worker started");

@@ -2,6 +2,8 @@ import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import type { Readiness } from "../app/readiness.js";
 import type { CustomFieldsDeps } from "../app/customfields/deps.js";
 import type { CustomersDeps } from "../app/customers/deps.js";
+import type { ProductsDeps } from "../app/products/deps.js";
+import type { OrganizationDeps } from "../app/organization/deps.js";
 import type { FileStorageDeps } from "../app/files/deps.js";
 import { recordRefusal } from "../app/files/record-refusal.js";
 import type { WebhooksDeps } from "../app/webhooks/deps.js";
@@ -9,7 +11,9 @@ import type { Logger } from "../logger.js";
 import { registerAuditService } from "./handlers/audit-service.js";
 import { registerCustomFieldsService } from "./handlers/custom-fields-service.js";
 import { registerCustomersService } from "./handlers/customers-service.js";
+import { registerProductsService } from "./handlers/products-service.js";
 import { registerFileStorageService } from "./handlers/file-storage-service.js";
+import { registerOrganizationService } from "./handlers/organization-service.js";
 import { registerWebhookService } from "./handlers/webhook-service.js";
 import { registerHealthService } from "./health-service.js";
 import { registerReflectionService } from "./reflection-service.js";
@@ -27,6 +31,8 @@ export interface ApiUseCases {
   webhooks: WebhooksDeps;
   customFields: CustomFieldsDeps;
   customers: CustomersDeps;
+  products: ProductsDeps;
+  organization: OrganizationDeps;
 }
 
 export interface ApiRouterSettings {
@@ -47,6 +53,8 @@ export function apiRoutes(useCases: ApiUseCases): (router: ConnectRouter) => voi
     registerWebhookService(router, useCases.webhooks);
     registerCustomFieldsService(router, useCases.customFields);
     registerCustomersService(router, useCases.customers);
+    registerProductsService(router, useCases.products);
+    registerOrganizationService(router, useCases.organization);
     registerReflectionService(router);
   };
 }

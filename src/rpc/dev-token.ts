@@ -12,6 +12,8 @@ export interface DevelopmentTokenClaims {
   /** The API's AUTH_ISSUER / AUTH_AUDIENCE; the development ones when omitted. */
   issuer?: string;
   audience?: string;
+  /** Identity claims the verifier reads into `user.*` (name, email, role, branch_id). */
+  profile?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface DevelopmentTokenClaims {
  * `npm run token` and the demo page's token endpoint, both in development mode only.
  */
 export function signDevelopmentToken(secret: string, claims: DevelopmentTokenClaims): Promise<string> {
-  return new SignJWT({ tid: claims.tenant, perms: [...(claims.perms ?? allPermissions)] })
+  return new SignJWT({ ...claims.profile, tid: claims.tenant, perms: [...(claims.perms ?? allPermissions)] })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(claims.user)
     .setIssuer(claims.issuer ?? DEVELOPMENT_TOKEN_ISSUER)

@@ -42,6 +42,7 @@ export const reasonCodes: Record<ErrorReason, Code> = {
   // Like the webhook endpoint limit: a retry cannot help, only unmarking or deleting a field does.
   INDEXED_FIELD_LIMIT_REACHED: Code.FailedPrecondition,
   CUSTOMER_NOT_FOUND: Code.NotFound,
+  PRODUCT_NOT_FOUND: Code.NotFound,
   WEBHOOK_ENDPOINT_NOT_FOUND: Code.NotFound,
   WEBHOOK_URL_NOT_ALLOWED: Code.InvalidArgument,
   // Not ResourceExhausted: that says "retry later" (429), and only deleting an endpoint helps.

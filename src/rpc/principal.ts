@@ -1,4 +1,5 @@
 import { createContextKey } from "@connectrpc/connect";
+import type { UserProfile } from "../domain/actor.js";
 import { AppError } from "../domain/errors.js";
 
 /** The authenticated caller: the tenant always comes from the token, never from a request. */
@@ -6,6 +7,8 @@ export interface Principal {
   tenantId: string;
   actorId: string;
   permissions: ReadonlySet<string>;
+  /** The token's identity claims, when it carries any. */
+  profile?: UserProfile;
 }
 
 export const principalKey = createContextKey<Principal | undefined>(undefined, {

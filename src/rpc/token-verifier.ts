@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyOptions } from "jose";
 import { AppError } from "../domain/errors.js";
 import type { AuthConfig } from "../config.js";
+import type { UserProfile } from "../domain/actor.js";
 import type { Principal } from "./principal.js";
 
 export type TokenVerifierConfig = Pick<AuthConfig, "jwksUrl" | "hs256Secret" | "issuer" | "audience"> & {
@@ -17,7 +18,31 @@ function principalFromClaims(payload: JWTPayload): Principal {
   if (perms !== undefined && (!Array.isArray(perms) || perms.some((p) => typeof p !== "string"))) {
     throw new AppError("UNAUTHENTICATED", "token claim perms must be an array of strings");
   }
-  return { tenantId: tid, actorId: sub, permissions: new Set((perms as string[] | undefined) ?? []) };
+  const principal: Principal = { tenantId: tid, actorId: sub, permissions: new Set((perms as string[] | undefined) ?? []) };
+  const profile = profileFromClaims(payload);
+  if (profile) principal.profile = profile;
+  return principal;
+}
+
+/** Token claim → `user.*` in rules and formulas (docs/custom-fields.md). */
+const PROFILE_CLAIMS = [
+  ["name", "name"],
+  ["email", "email"],
+  ["role", "role"],
+  ["branch_id", "branchId"],
+] as const;
+
+/**
+ * The optional identity claims; one that is not a string is left out rather than refusing the
+ * token, since they only feed rules and a rule on a missing value simply does not match.
+ */
+function profileFromClaims(payload: JWTPayload): UserProfile | undefined {
+  const profile: UserProfile = {};
+  for (const [claim, key] of PROFILE_CLAIMS) {
+    const value = payload[claim];
+    if (typeof value === "string") profile[key] = value;
+  }
+  return Object.keys(profile).length > 0 ? profile : undefined;
 }
 
 /**

@@ -51,3 +51,17 @@ export async function findFreePort(options: { host?: string; avoid?: Iterable<nu
   }
   throw new Error("could not find a free TCP port on loopback");
 }
+
+/**
+ * A free port in [low, below), for servers that cannot take the OS's ephemeral ports (on Linux
+ * 32768 and up): Temporal stores its membership ports as a PostgreSQL smallint.
+ */
+export async function findFreePortBelow(below: number, low = 10_000): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = low + Math.floor(Math.random() * (below - low));
+    if (handedOut.has(port) || !(await isPortFree(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`could not find a free TCP port below ${below} on loopback`);
+}

@@ -1,9 +1,10 @@
 /**
- * The Temporal CLI (which embeds the dev server), MinIO, tusd (the tus reference server, a
- * peer of the upload benchmark only) and grpcurl (a third-party client of the interop tests) are
- * Go programs. We use one already on PATH, else one built
- * earlier into `<projectRoot>/.tools/bin`, else build it from source: `go install` for temporal
- * and minio; tusd through a throwaway wrapper module (see TUSD below). Prebuilt binaries are never
+ * The Temporal CLI (which embeds the dev server), the Temporal server, schema tool and UI server
+ * (TEMPORAL_MODE=server), MinIO, tusd (the tus reference server, a peer of the upload benchmark
+ * only) and grpcurl (a third-party client of the interop tests) are Go programs. We use one
+ * already on PATH, else one built earlier into `<projectRoot>/.tools/bin` (`.tools/<name>/bin`
+ * for the Temporal server's three), else build it from source: `go install` for all but tusd;
+ * tusd through a throwaway wrapper module (see TUSD below). Prebuilt binaries are never
  * downloaded: building from the Go module proxy is the only way that works on every machine this
  * project runs on.
  */
@@ -13,7 +14,21 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { tailFile, type Log } from "./log-file.js";
 
-export type GoBinaryName = "temporal" | "minio" | "tusd" | "grpcurl";
+export type GoBinaryName = "temporal" | "minio" | "tusd" | "grpcurl" | TemporalServerBinary;
+
+/**
+ * The real Temporal server (TEMPORAL_MODE=server), its schema tool and its Web UI. Two of the
+ * three main packages are called `server`, so each is installed into its own folder,
+ * `.tools/<name>/bin/<package name>`; on PATH they go by the names Temporal's images give them.
+ * The server is the version the CLI above embeds.
+ */
+type TemporalServerBinary = "temporal-server" | "temporal-sql-tool" | "temporal-ui-server";
+
+const OWN_FOLDER: Record<TemporalServerBinary, { module: string; built: string }> = {
+  "temporal-server": { module: "go.temporal.io/server/cmd/server@v1.29.1", built: "server" },
+  "temporal-sql-tool": { module: "go.temporal.io/server/cmd/tools/sql@v1.29.1", built: "sql" },
+  "temporal-ui-server": { module: "github.com/temporalio/ui-server/v2/cmd/server@v2.42.1", built: "server" },
+};
 
 const MODULES: Record<Exclude<GoBinaryName, "tusd">, string> = {
   // Later tags of the CLI carry a `replace` directive in go.mod, which `go install pkg@version`
@@ -22,6 +37,9 @@ const MODULES: Record<Exclude<GoBinaryName, "tusd">, string> = {
   minio: "github.com/minio/minio@latest",
   // A gRPC client this project did not write, for the interop tests (server reflection).
   grpcurl: "github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.4",
+  "temporal-server": OWN_FOLDER["temporal-server"].module,
+  "temporal-sql-tool": OWN_FOLDER["temporal-sql-tool"].module,
+  "temporal-ui-server": OWN_FOLDER["temporal-ui-server"].module,
 };
 
 /**
@@ -66,7 +84,7 @@ const builds = new Map<GoBinaryName, Promise<string>>();
 export async function ensureBinary(name: GoBinaryName, options: EnsureBinaryOptions): Promise<string> {
   const onPath = findOnPath(name);
   if (onPath) return onPath;
-  const local = path.join(toolsBinDir(options.projectRoot), name);
+  const local = localPath(name, options.projectRoot);
   if (isExecutableFile(local)) return local;
   let build = builds.get(name);
   if (!build) {
@@ -74,6 +92,14 @@ export async function ensureBinary(name: GoBinaryName, options: EnsureBinaryOpti
     builds.set(name, build);
   }
   return build;
+}
+
+function localPath(name: GoBinaryName, projectRoot: string): string {
+  if (name in OWN_FOLDER) {
+    const own = OWN_FOLDER[name as TemporalServerBinary];
+    return path.join(projectRoot, ".tools", name, "bin", own.built);
+  }
+  return path.join(toolsBinDir(projectRoot), name);
 }
 
 /** The go commands that put `name` at `target`, each run in its own directory. */

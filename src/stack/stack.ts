@@ -3,7 +3,12 @@
  * and an embedded default is started for what it does not configure. Redis is never started:
  * without REDIS_URL the app uses an in-process cache.
  *
- * dataDir layout: postgres/ (cluster), minio/ (drive), temporal.db (SQLite), logs/ (one log per
+ * TEMPORAL_MODE picks the Temporal server: `dev` (default) the CLI's dev server (one process,
+ * SQLite); `server` the real Temporal server on the stack's PostgreSQL (or DATABASE_URL's) with
+ * the Web UI server beside it (temporal-server.ts, temporal-ui.ts), as in production.
+ *
+ * dataDir layout: postgres/ (cluster), minio/ (drive), temporal.db (SQLite, dev mode),
+ * temporal-server/ and temporal-ui/ (rendered configs, server mode), logs/ (one log per
  * component). A second start with the same dataDir reuses all of it.
  */
 import { mkdirSync } from "node:fs";
@@ -14,12 +19,14 @@ import { startMinio } from "./minio.js";
 import { resolvePort, type PortMode, type PortName } from "./ports.js";
 import { startEmbeddedPostgres } from "./postgres.js";
 import { startTemporal } from "./temporal.js";
+import { internalPorts, startTemporalServer, type TemporalServerPorts } from "./temporal-server.js";
+import { startTemporalUi } from "./temporal-ui.js";
 
 export interface StackOptions {
   /** Where `.tools/bin` (built Go binaries) lives. */
   projectRoot: string;
   dataDir: string;
-  /** Usually process.env; also read for STACK_*_PORT overrides (see ports.ts). */
+  /** Usually process.env; also read for STACK_*_PORT overrides (see ports.ts) and TEMPORAL_MODE. */
   env: Record<string, string | undefined>;
   ports: PortMode;
   log: Log;
@@ -55,8 +62,21 @@ interface Started {
 
 const unset = (env: StackOptions["env"], name: string) => (env[name]?.trim() ?? "") === "";
 
+type TemporalMode = "dev" | "server";
+
+/** TEMPORAL_MODE: `dev` (default) or `server`; anything else stops the start. */
+function temporalMode(env: StackOptions["env"]): TemporalMode {
+  const raw = env.TEMPORAL_MODE?.trim() || "dev";
+  if (raw === "dev" || raw === "server") return raw;
+  throw new Error(`TEMPORAL_MODE: must be "dev" (the Temporal CLI's dev server) or "server" (the Temporal server on PostgreSQL), got "${raw}"`);
+}
+
+/** Closed workflows' histories are kept this long in the namespace the server mode registers. */
+const NAMESPACE_RETENTION_HOURS = 24;
+
 export async function startStack(options: StackOptions): Promise<Stack> {
   const { env, log } = options;
+  const mode = temporalMode(env);
   const dataDir = path.resolve(options.dataDir);
   const logDir = path.join(dataDir, "logs");
   mkdirSync(logDir, { recursive: true });
@@ -75,9 +95,25 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   for (const name of wanted) ports[name] = await resolvePort(name, options.ports, env);
   const context: Context = { ...options, dataDir, logDir };
   const starters: Partial<Record<ServiceName, () => Promise<Started>>> = {};
-  if (ports.postgres) starters.postgres = () => postgres(context, ports.postgres!);
+  // The Temporal server (server mode) waits for the first start of the embedded PostgreSQL.
+  let postgresStart: Promise<Started> | undefined;
+  if (ports.postgres) {
+    starters.postgres = () => {
+      const start = postgres(context, ports.postgres!);
+      postgresStart ??= start;
+      return start;
+    };
+  }
   if (ports.minio && ports.minioConsole) starters.minio = () => minio(context, ports.minio!, ports.minioConsole!);
-  if (ports.temporal && ports.temporalUi) starters.temporal = () => temporal(context, ports.temporal!, ports.temporalUi!);
+  if (ports.temporal && ports.temporalUi && mode === "dev") {
+    starters.temporal = () => temporal(context, ports.temporal!, ports.temporalUi!);
+  }
+  if (ports.temporal && ports.temporalUi && mode === "server") {
+    // Chosen once, so that a restart (fault tests) brings the cluster back on the same ports.
+    const serverPorts = await internalPorts(ports.temporal);
+    const databaseUrl = async () => (postgresStart ? (await postgresStart).env.DATABASE_URL : env.DATABASE_URL!.trim());
+    starters.temporal = () => temporalServer(context, serverPorts, ports.temporalUi!, databaseUrl);
+  }
 
   // In parallel: a cold start is dominated by the slowest component, not their sum.
   const names = Object.keys(starters) as ServiceName[];
@@ -86,7 +122,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   results.forEach((result, i) => result.status === "fulfilled" && current.set(names[i], result.value));
   const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
   const stop = once(async () => {
-    await Promise.all([...current.values()].map((each) => each.stop()));
+    // PostgreSQL last: the Temporal server (server mode) persists to it and stops cleanly only with it.
+    const others = [...current].filter(([name]) => name !== "postgres").map(([, each]) => each.stop());
+    await Promise.all(others);
+    await current.get("postgres")?.stop();
   });
   if (failures.length > 0) {
     await stop();
@@ -181,6 +220,59 @@ async function temporal(options: Context, port: number, uiPort: number): Promise
       { name: "Temporal UI", address: server.uiUrl },
     ],
     stop: server.stop,
+  };
+}
+
+/** TEMPORAL_MODE=server: the Temporal server on PostgreSQL, then its Web UI. */
+async function temporalServer(
+  options: Context,
+  ports: TemporalServerPorts,
+  uiPort: number,
+  databaseUrl: () => Promise<string>,
+): Promise<Started> {
+  const ensure = (name: "temporal" | "temporal-server" | "temporal-sql-tool" | "temporal-ui-server") =>
+    ensureBinary(name, { projectRoot: options.projectRoot, log: options.log });
+  const [cli, server, sqlTool, uiBinary] = await Promise.all([
+    ensure("temporal"),
+    ensure("temporal-server"),
+    ensure("temporal-sql-tool"),
+    ensure("temporal-ui-server"),
+  ]);
+  const started = Date.now();
+  const namespace = options.env.TEMPORAL_NAMESPACE?.trim() || "default";
+  const running = await startTemporalServer({
+    binaries: { server, sqlTool, cli },
+    databaseUrl: await databaseUrl(),
+    dataDir: path.join(options.dataDir, "temporal-server"),
+    ports,
+    logDir: options.logDir,
+    log: options.log,
+    namespace,
+    retentionHours: NAMESPACE_RETENTION_HOURS,
+  });
+  const ui = await startTemporalUi({
+    binary: uiBinary,
+    temporalAddress: running.address,
+    namespace,
+    port: uiPort,
+    dataDir: path.join(options.dataDir, "temporal-ui"),
+    logDir: options.logDir,
+    log: options.log,
+  }).catch(async (error: unknown) => {
+    await running.stop();
+    throw error;
+  });
+  options.log(`Temporal server: ready in ${seconds(started)}`);
+  return {
+    env: { TEMPORAL_ADDRESS: running.address, TEMPORAL_UI_URL: ui.url },
+    components: [
+      { name: "Temporal gRPC (server on PostgreSQL)", address: running.address },
+      { name: "Temporal UI", address: ui.url },
+    ],
+    async stop() {
+      await ui.stop();
+      await running.stop();
+    },
   };
 }
 

@@ -36,15 +36,15 @@ function cliTypeName(type: string): string {
     .join("");
 }
 
-/** The custom search attributes the app's workflows set. */
-const REGISTERED: Record<string, string> = Object.fromEntries(SEARCH_ATTRIBUTES.map((key) => [key.name, cliTypeName(key.type)]));
+/** The custom search attributes the app's workflows set, with their types as the CLI spells them. */
+export const REGISTERED_SEARCH_ATTRIBUTES: Record<string, string> = Object.fromEntries(SEARCH_ATTRIBUTES.map((key) => [key.name, cliTypeName(key.type)]));
 
 export async function startTemporal(options: TemporalOptions): Promise<RunningTemporal> {
   const namespace = options.namespace ?? "default";
   const address = `127.0.0.1:${options.port}`;
   // start-dev registers the search attributes on every start; with the same types they are
   // accepted again on a reused --db-filename (checked), so no special second-start handling.
-  const searchAttributes = Object.entries(options.searchAttributes ?? REGISTERED).flatMap(
+  const searchAttributes = Object.entries(options.searchAttributes ?? REGISTERED_SEARCH_ATTRIBUTES).flatMap(
     ([name, type]) => ["--search-attribute", `${name}=${type}`],
   );
   const child = spawnLogged({

@@ -181,6 +181,23 @@ describe("the demo page", () => {
     await row.locator("button.delete").click();
     await row.waitFor({ state: "detached", timeout: 10_000 });
   });
+
+  it("sends an upload that was under way when the page reloaded again, restored from IndexedDB", async () => {
+    // InitiateUpload never answers: the upload is still running when the page goes away.
+    const initiate = "**/filestorage.v1.FileStorageService/InitiateUpload";
+    await page.route(initiate, () => undefined);
+    await upload("GENERAL_DOCUMENT", fixture("reloaded.png", png(48, 48)));
+    await page.waitForSelector('li.upload[data-filename="reloaded.png"][data-state="initiating"]', { timeout: 10_000 });
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+    await page.reload();
+    const { state, text } = await endState("reloaded.png");
+    expect(state, text).toBe("ready");
+    // Ended READY, so the stored entry is gone: another reload restores nothing.
+    await page.reload();
+    await page.waitForFunction(() => (document.getElementById("token") as HTMLTextAreaElement).value.length > 0, undefined, { timeout: 20_000 });
+    await page.waitForTimeout(500);
+    expect(await card("reloaded.png").count()).toBe(0);
+  });
 });
 
 describe("the Temporal UI", () => {

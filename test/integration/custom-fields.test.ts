@@ -224,3 +224,81 @@ describe("formula and pattern bounds over the JSON API", () => {
     expect(violationsOf(res.body)).toEqual(["validation.pattern"]);
   });
 });
+
+describe("the organization profile, stored and in the rule context", () => {
+  it("answers the default profile, stores an update in PostgreSQL, and resolve sees it as `organization`", async () => {
+    const { tenant, token } = await setup();
+    const initial = await rest("GET", "/api/v1/organization", { token });
+    expect(initial.status, JSON.stringify(initial.body)).toBe(200);
+    expect(initial.body.organization).toMatchObject({ id: tenant, slug: "", modules: [], version: 0 });
+
+    const body = { slug: "acme", companyName: "Acme", companyAbbreviation: "ACM", modules: ["crm"], accountingType: "CASH", customFields: { region: "EU" } };
+    const first = await rest("PATCH", "/api/v1/organization", { token, body });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const second = await rest("PATCH", "/api/v1/organization", { token, body: { companyName: "Acme AG" } });
+    expect(second.body.organization).toEqual({ id: tenant, ...body, companyName: "Acme AG", version: 2 });
+    const [row] = await sql<{ modules: string[]; custom_fields: unknown }>("select modules, custom_fields from organization_profiles where tenant_id = ?", [tenant]);
+    expect(row).toEqual({ modules: ["crm"], custom_fields: { region: "EU" } });
+
+    await createRest(token, { entityType: "Customer", fieldKey: "prefix", fieldLabel: "Prefix", fieldType: "computed", computedFormula: "organization.companyAbbreviation" });
+    const resolved = await rest("POST", "/api/v1/custom-fields/Customer:resolve", { token, body: { customFields: {}, context: { organization: { companyAbbreviation: "X" } } } });
+    expect(resolved.body.customFields).toEqual({ prefix: "ACM" });
+  });
+});
+
+describe("preview and pages of definitions through the stack", () => {
+  it("previews a draft over the stored definitions without storing it, and pages the list", async () => {
+    const { token } = await setup();
+    for (const [key, order] of [["b", 1], ["a", 1], ["c", 0]] as const) {
+      await createRest(token, { entityType: "Customer", fieldKey: key, fieldLabel: key, fieldType: "number", displayOrder: order, defaultValue: String(order + 1) });
+    }
+    const preview = await rest("POST", "/api/v1/custom-fields/Customer:preview", {
+      token,
+      body: { draft: { entityType: "Customer", fieldKey: "sum", fieldLabel: "Sum", fieldType: "computed", computedFormula: "a + b + c" }, customFields: { a: 10 } },
+    });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body.customFields).toEqual({ a: 10, b: 2, c: 1, sum: 13 });
+
+    const first = await rest("GET", "/api/v1/custom-fields/Customer?pageSize=2", { token });
+    expect(first.body.fieldDefinitions.map((d: { fieldKey: string }) => d.fieldKey)).toEqual(["c", "a"]);
+    const second = await rest("GET", `/api/v1/custom-fields/Customer?pageSize=2&pageToken=${first.body.nextPageToken}`, { token });
+    expect(second.body.fieldDefinitions.map((d: { fieldKey: string }) => d.fieldKey)).toEqual(["b"]);
+    expect(second.body.nextPageToken ?? "").toBe("");
+  });
+});
+
+describe("explain through the stack", () => {
+  it("explains a create over REST: a rule on a defaulted field, the token's role, a computed value over its max", async () => {
+    const { tenant } = await setup();
+    const token = await tokenFor(tenant, { user: "dora", profile: { role: "sales", name: "Dora" } });
+    await createRest(token, { ...tierBody, defaultValue: "gold" });
+    await createRest(token, {
+      entityType: "Customer",
+      fieldKey: "discount",
+      fieldLabel: "Discount",
+      fieldType: "number",
+      defaultStrategy: "RULE_BASED",
+      defaultRules: [
+        {
+          name: "gold-sales",
+          priority: 1,
+          when: { operator: "AND", conditions: [{ field: "entity.customFields.tier", operator: "equals", value: "gold" }, { field: "user.role", operator: "equals", value: "sales" }] },
+          then: { defaultValue: 15 },
+        },
+      ],
+      displayOrder: 3,
+    });
+    await createRest(token, { entityType: "Customer", fieldKey: "points", fieldLabel: "Points", fieldType: "number", defaultStrategy: "COMPUTED", computedFormula: "discount * 2", validation: { max: 10 }, displayOrder: 4 });
+
+    const res = await rest("POST", "/api/v1/custom-fields/Customer:explain", { token, body: { customFields: {}, context: { entity: { name: "Acme" } } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.reason).toBe("CUSTOM_FIELD_VALIDATION_FAILED");
+    expect(res.body.customFields).toEqual({ tier: "gold", discount: 15 });
+    expect(res.body.fields.map((f: { fieldKey: string; source: string }) => [f.fieldKey, f.source])).toEqual([["tier", "STATIC_DEFAULT"], ["discount", "RULE"], ["points", "COMPUTED"]]);
+    expect(res.body.fields[1].defaultRule.conditions.map((c: { actual: unknown; held: boolean }) => [c.actual, c.held])).toEqual([["gold", true], ["sales", true]]);
+    expect(res.body.fields[2]).toMatchObject({ formula: { inputs: { discount: 15 } }, violation: { field: "customFields.points", description: "must be at most 10" } });
+
+    const created = await rest("POST", "/api/v1/customers", { token, body: { name: "Acme", email: "acme@example.com" } });
+    expect([created.status, reasonOf(created.body), violationsOf(created.body)]).toEqual([400, "CUSTOM_FIELD_VALIDATION_FAILED", ["customFields.points"]]);
+  });
+});

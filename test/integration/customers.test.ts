@@ -17,6 +17,8 @@ import type { ParsedFilter } from "../../src/domain/customfields/filters.js";
 import { clientsFor, rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { waitForValidIndexes } from "../support/custom-field-indexes.js";
 import { reasonOf, violationsOf } from "../support/errors.js";
+import { analyze } from "../support/stack-access.js";
+import { createOk, listedValues, tenantWithDefinitions } from "../support/custom-field-entities.js";
 
 let orm: MikroORM;
 beforeAll(async () => {
@@ -56,26 +58,12 @@ const DEFINITIONS = [
 
 /** A tenant with the customer definitions above. */
 async function tenantWithFields(perms?: string[]) {
-  const tenant = uniqueTenant("cu");
-  const admin = await tokenFor(tenant, { user: "admin" });
-  for (const definition of DEFINITIONS) {
-    const res = await rest("POST", "/api/v1/custom-fields", { token: admin, body: { entityType: "Customer", ...definition } });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  }
+  const { tenant, admin } = await tenantWithDefinitions("cu", "Customer", DEFINITIONS);
   return { tenant, admin, token: perms ? await tokenFor(tenant, { perms }) : admin };
 }
 
-async function createCustomer(token: string, body: Record<string, unknown>) {
-  const res = await rest("POST", "/api/v1/customers", { token, body });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.customer;
-}
-
-async function listNames(token: string, query: string): Promise<string[]> {
-  const res = await rest("GET", `/api/v1/customers?${query}`, { token });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.customers.map((c: { name: string }) => c.name).sort();
-}
+const createCustomer = (token: string, body: Record<string, unknown>) => createOk("customers", "customer", token, body);
+const listNames = (token: string, query: string) => listedValues("customers", "name", token, query);
 
 describe("customers over the JSON API", () => {
   it("creates a customer with static, rule-based and computed defaults and the user's values", async () => {
@@ -278,7 +266,7 @@ describe("the compiled list query and the indexes", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const tier = await rest("POST", "/api/v1/custom-fields", { token: admin, body: { entityType: "Customer", ...DEFINITIONS[0] } });
     expect(tier.status).toBe(200);
-    await sql("analyze customers");
+    await analyze("customers");
   }, 60_000);
 
   async function plan(filter: ParsedFilter): Promise<string> {
@@ -301,7 +289,7 @@ describe("the compiled list query and the indexes", () => {
   it("builds the typed expression index of an indexed field and uses it for a range", async () => {
     // Built by the worker after the save (custom-field-index-builder.ts), so not there at once.
     await waitForValidIndexes(orm, ["customers_cf_num_amount"]);
-    await sql("analyze customers");
+    await analyze("customers");
     const [index] = await sql<{ indexdef: string }>("select indexdef from pg_indexes where indexname = 'customers_cf_num_amount'");
     expect(index?.indexdef).toContain("jsonb_typeof");
     const text = await plan({ clauses: [{ fieldKey: "amount", fieldType: "NUMBER", operator: "gt", values: [19990] }] });
@@ -317,5 +305,54 @@ describe("the compiled list query and the indexes", () => {
     const res = await rest("GET", "/api/v1/customers?tier=gold&amount__gte=5000&pageSize=500", { token: await tokenFor(tenant) });
     expect(res.status).toBe(200);
     expect(res.body.customers).toHaveLength(16);
+  });
+});
+
+describe("icontains folds Unicode case, served by the trigram index", () => {
+  const tenant = uniqueTenant("fold");
+  const names = ["Ärger im Büro", "ÉCOLE du Nord", "Hauptstraße 1", "plain ascii"];
+
+  beforeAll(async () => {
+    await sql(
+      `insert into customers (id, tenant_id, name, email, custom_fields, version, created_at, updated_at)
+       select gen_random_uuid(), ?, 'n' || i, 'e' || i || '@x.com', jsonb_build_object('motto', 'motto number ' || i), 1, now(), now()
+       from generate_series(1, 5000) as i`,
+      [tenant],
+    );
+    const admin = await tokenFor(tenant);
+    const res = await rest("POST", "/api/v1/custom-fields", {
+      token: admin,
+      body: { entityType: "Customer", fieldKey: "motto", fieldLabel: "Motto", fieldType: "string", indexed: true },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    for (const motto of names) await createCustomer(admin, { name: motto, email: `${names.indexOf(motto)}@fold.example`, customFields: { motto } });
+  }, 60_000);
+
+  it("matches 'ärger' to 'Ärger', 'école' to 'ÉCOLE', and 'STRASSE' to 'straße' (the database runs --locale=C)", async () => {
+    const token = await tokenFor(tenant);
+    const query = (value: string) => listNames(token, `motto__icontains=${encodeURIComponent(value)}&pageSize=10`);
+    expect(await query("ärger")).toEqual(["Ärger im Büro"]);
+    expect(await query("école")).toEqual(["ÉCOLE du Nord"]);
+    expect(await query("STRASSE")).toEqual(["Hauptstraße 1"]);
+    expect(await query("straße")).toEqual(["Hauptstraße 1"]);
+    expect(await query("PLAIN")).toEqual(["plain ascii"]);
+    // Escaped LIKE metacharacters still match only literally after folding.
+    expect(await query("%")).toEqual([]);
+  });
+
+  it("builds the folded trigram index of an indexed text field and the query's plan uses it", async () => {
+    await waitForValidIndexes(orm, ["customers_cf_fold_motto"]);
+    await analyze("customers");
+    const em = orm.em.fork();
+    const filter: ParsedFilter = { clauses: [{ fieldKey: "motto", fieldType: "STRING", operator: "icontains", values: ["ärger"] }] };
+    const query = listQuery(em, tenant, { customFilter: filter }, undefined, 51).getFormattedQuery();
+    const text = await em.transactional(async (tx) => {
+      const connection = tx.getConnection();
+      const ctx = tx.getTransactionContext();
+      await connection.execute("set local enable_seqscan = off", [], "run", ctx);
+      const rows = await connection.execute<{ "QUERY PLAN": string }[]>(`explain ${query}`, [], "all", ctx);
+      return rows.map((r) => r["QUERY PLAN"]).join("\n");
+    });
+    expect(text).toContain("customers_cf_fold_motto");
   });
 });

@@ -63,7 +63,9 @@ describe("a dependency stops during traffic", () => {
     await eventually(async () => (await rest("GET", "/api/v1/uploads", { token })).status === 200);
     const rows = await sql("select id from stored_objects where tenant_id = ?", [tenant]);
     expect(rows).toHaveLength(0);
-    expect((await initiate(token, spec())).status).toBe(200);
+    // With TEMPORAL_MODE=server the Temporal server shares this PostgreSQL and answers again
+    // moments after the app does (its namespace cache refreshes): writes recover by themselves too.
+    await eventually(async () => (await initiate(token, spec())).status === 200);
   });
 
   it("Temporal: initiate fails fast with unavailable and writes nothing; after recovery uploads complete", async () => {

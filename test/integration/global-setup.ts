@@ -1,6 +1,6 @@
 /**
- * One real stack for the integration suite: PostgreSQL, MinIO and the Temporal dev server on
- * free ports (never colliding with a running `npm start`), then the API server and the worker
+ * One real stack for the integration suite: PostgreSQL, MinIO and the Temporal dev server (the
+ * real Temporal server on PostgreSQL with TEMPORAL_MODE=server) on free ports (never colliding with a running `npm start`), then the API server and the worker
  * as separate processes, exactly as they run in production: in the safe mode (no
  * DEVELOPMENT_MODE; a random HS256 secret with an issuer and audience), private webhook URLs
  * allowed explicitly for the tests' local receivers. A small control endpoint lets a test kill
@@ -32,7 +32,8 @@ export default async function setup(project: TestProject) {
   mkdirSync(dataDir, { recursive: true });
   const quiet = process.env.TEST_STACK_VERBOSE ? (line: string) => console.log(line) : () => undefined;
   const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|STORAGE_|TEMPORAL_|REDIS_URL|PORT$|DEVELOPMENT_MODE$|AUTH_|METRICS_)/.test(k)),
+    // TEMPORAL_MODE stays: it picks which Temporal server the stack starts (test:temporal-server).
+    Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|STORAGE_|TEMPORAL_(?!MODE$)|REDIS_URL|PORT$|DEVELOPMENT_MODE$|AUTH_|METRICS_)/.test(k)),
   );
   const { startStack } = await loadStack();
   stack = await startStack({ projectRoot: root, dataDir, env: clean, ports: "free", log: quiet });

@@ -422,7 +422,14 @@ describe("deliveries on their own task queue", () => {
       expect(object.status).toBe("READY");
       // ...while the deliveries are still in flight: none answered, many held open.
       expect(hanging.state.open).toBeGreaterThanOrEqual(10);
-      const rows = await sql<any>("select endpoint_id, status, workflow_started_at from webhook_deliveries where tenant_id = (select tenant_id from webhook_endpoints where id = ?)", [endpoints[0]]);
+      // The dispatcher turns the events into deliveries a batch at a time: wait until it has them all.
+      const deliveries = () => sql<any>("select endpoint_id, status, workflow_started_at from webhook_deliveries where tenant_id = (select tenant_id from webhook_endpoints where id = ?)", [endpoints[0]]);
+      let rows = await deliveries();
+      while (endpoints.some((id) => rows.filter((r) => r.endpoint_id === id).length <= 10)) {
+        if (Date.now() > deadline) throw new Error(`deliveries per endpoint: ${endpoints.map((id) => rows.filter((r) => r.endpoint_id === id).length).join(", ")}`);
+        await sleep(200);
+        rows = await deliveries();
+      }
       expect(rows.filter((r) => r.status !== "PENDING")).toEqual([]);
 
       // WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT (10): the rest of each endpoint's backlog waits unstarted.

@@ -24,6 +24,22 @@ export async function sql<T = Record<string, unknown>>(query: string, params: un
   return withDb((orm) => orm.em.fork().execute(query, params) as Promise<T[]>);
 }
 
+/**
+ * ANALYZE, run again when PostgreSQL ends it as a deadlock victim: the worker builds custom-field
+ * indexes CONCURRENTLY at any moment, and such a build and an ANALYZE of the same table can
+ * deadlock (PostgreSQL aborts one of them; the builder redoes its build on its own).
+ */
+export async function analyze(table: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await sql(`analyze ${table}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "40P01" || attempt >= 5) throw error;
+    }
+  }
+}
+
 export async function withTemporal<T>(work: (client: Client, taskQueue: string) => Promise<T>): Promise<T> {
   const config = stackConfig();
   const connection = await Connection.connect({ address: config.temporal.address });

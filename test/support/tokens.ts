@@ -26,6 +26,8 @@ interface TokenOptions {
   audience?: string;
   /** A jose duration; "-1m" for an expired token. */
   expiresIn?: string;
+  /** Identity claims: name, email, role, branch_id. */
+  profile?: Readonly<Record<string, string>>;
 }
 
 /** The integration stack's signing (global-setup.ts, a random secret), else the unit tests'. */
@@ -45,5 +47,6 @@ export function tokenFor(tenant: string, opts: TokenOptions = {}): Promise<strin
     ttl: opts.expiresIn ?? "1h",
     issuer: opts.issuer ?? api.issuer,
     audience: opts.audience ?? api.audience,
+    profile: opts.profile,
   });
 }

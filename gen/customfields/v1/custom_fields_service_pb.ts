@@ -8,7 +8,7 @@ import { file_buf_validate_validate } from "@bufbuild/protovalidate/gen/buf/vali
 import type { FieldDefinition, FieldDefinitionAuditEntry, FieldValidation, ParsedFilter, Rule, UiConfig } from "./types_pb.js";
 import { file_customfields_v1_types } from "./types_pb.js";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
-import type { FieldMask } from "@bufbuild/protobuf/wkt";
+import type { FieldMask, Value } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_field_mask, file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
@@ -16,7 +16,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file customfields/v1/custom_fields_service.proto.
  */
 export const file_customfields_v1_custom_fields_service: GenFile = /*@__PURE__*/
-  fileDesc("CitjdXN0b21maWVsZHMvdjEvY3VzdG9tX2ZpZWxkc19zZXJ2aWNlLnByb3RvEg9jdXN0b21maWVsZHMudjEiugUKHENyZWF0ZUZpZWxkRGVmaW5pdGlvblJlcXVlc3QSNAoLZW50aXR5X3R5cGUYASABKAlCH7pIHHIaMhheW0EtWl1bQS1aYS16MC05XXswLDYzfSQSKAoJZmllbGRfa2V5GAIgASgJQhW6SBJyEDIOXlthLXpfXXsxLDY0fSQSHwoLZmllbGRfbGFiZWwYAyABKAlCCrpIB3IFEAEYyAESIgoLZGVzY3JpcHRpb24YBCABKAlCCLpIBXIDGNAPSACIAQESGwoKZmllbGRfdHlwZRgFIAEoCUIHukgEcgIQARITCgtpc19yZXF1aXJlZBgGIAEoCBIVCg1kaXNwbGF5X29yZGVyGAcgASgFEhgKEGRlZmF1bHRfc3RyYXRlZ3kYCCABKAkSJAoNZGVmYXVsdF92YWx1ZRgJIAEoCUIIukgFcgMYkE5IAYgBARInChBjb21wdXRlZF9mb3JtdWxhGAogASgJQgi6SAVyAxjoB0gCiAEBEjYKDWRlZmF1bHRfcnVsZXMYCyADKAsyFS5jdXN0b21maWVsZHMudjEuUnVsZUIIukgFkgECEGQSNAoKdmFsaWRhdGlvbhgMIAEoCzIgLmN1c3RvbWZpZWxkcy52MS5GaWVsZFZhbGlkYXRpb24SOQoQdmFsaWRhdGlvbl9ydWxlcxgNIAMoCzIVLmN1c3RvbWZpZWxkcy52MS5SdWxlQgi6SAWSAQIQZBIsCgl1aV9jb25maWcYDiABKAsyGS5jdXN0b21maWVsZHMudjEuVWlDb25maWcSFgoJaXNfYWN0aXZlGA8gASgISAOIAQESDwoHaW5kZXhlZBgQIAEoCEIOCgxfZGVzY3JpcHRpb25CEAoOX2RlZmF1bHRfdmFsdWVCEwoRX2NvbXB1dGVkX2Zvcm11bGFCDAoKX2lzX2FjdGl2ZSJbCh1DcmVhdGVGaWVsZERlZmluaXRpb25SZXNwb25zZRI6ChBmaWVsZF9kZWZpbml0aW9uGAEgASgLMiAuY3VzdG9tZmllbGRzLnYxLkZpZWxkRGVmaW5pdGlvbiJTChtMaXN0RmllbGREZWZpbml0aW9uc1JlcXVlc3QSNAoLZW50aXR5X3R5cGUYASABKAlCH7pIHHIaMhheW0EtWl1bQS1aYS16MC05XXswLDYzfSQiWwocTGlzdEZpZWxkRGVmaW5pdGlvbnNSZXNwb25zZRI7ChFmaWVsZF9kZWZpbml0aW9ucxgBIAMoCzIgLmN1c3RvbWZpZWxkcy52MS5GaWVsZERlZmluaXRpb24ipgcKHFVwZGF0ZUZpZWxkRGVmaW5pdGlvblJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYQBImChBleHBlY3RlZF92ZXJzaW9uGAIgASgFQge6SAQaAigBSACIAQESLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEhgKC2VudGl0eV90eXBlGAQgASgJSAGIAQESFgoJZmllbGRfa2V5GAUgASgJSAKIAQESJAoLZmllbGRfbGFiZWwYBiABKAlCCrpIB3IFEAEYyAFIA4gBARIiCgtkZXNjcmlwdGlvbhgHIAEoCUIIukgFcgMY0A9IBIgBARIXCgpmaWVsZF90eXBlGAggASgJSAWIAQESGAoLaXNfcmVxdWlyZWQYCSABKAhIBogBARIaCg1kaXNwbGF5X29yZGVyGAogASgFSAeIAQESHQoQZGVmYXVsdF9zdHJhdGVneRgLIAEoCUgIiAEBEiQKDWRlZmF1bHRfdmFsdWUYDCABKAlCCLpIBXIDGJBOSAmIAQESJwoQY29tcHV0ZWRfZm9ybXVsYRgNIAEoCUIIukgFcgMY6AdICogBARI2Cg1kZWZhdWx0X3J1bGVzGA4gAygLMhUuY3VzdG9tZmllbGRzLnYxLlJ1bGVCCLpIBZIBAhBkEjQKCnZhbGlkYXRpb24YDyABKAsyIC5jdXN0b21maWVsZHMudjEuRmllbGRWYWxpZGF0aW9uEjkKEHZhbGlkYXRpb25fcnVsZXMYECADKAsyFS5jdXN0b21maWVsZHMudjEuUnVsZUIIukgFkgECEGQSLAoJdWlfY29uZmlnGBEgASgLMhkuY3VzdG9tZmllbGRzLnYxLlVpQ29uZmlnEhYKCWlzX2FjdGl2ZRgSIAEoCEgLiAEBEhQKB2luZGV4ZWQYEyABKAhIDIgBAUITChFfZXhwZWN0ZWRfdmVyc2lvbkIOCgxfZW50aXR5X3R5cGVCDAoKX2ZpZWxkX2tleUIOCgxfZmllbGRfbGFiZWxCDgoMX2Rlc2NyaXB0aW9uQg0KC19maWVsZF90eXBlQg4KDF9pc19yZXF1aXJlZEIQCg5fZGlzcGxheV9vcmRlckITChFfZGVmYXVsdF9zdHJhdGVneUIQCg5fZGVmYXVsdF92YWx1ZUITChFfY29tcHV0ZWRfZm9ybXVsYUIMCgpfaXNfYWN0aXZlQgoKCF9pbmRleGVkIlsKHVVwZGF0ZUZpZWxkRGVmaW5pdGlvblJlc3BvbnNlEjoKEGZpZWxkX2RlZmluaXRpb24YASABKAsyIC5jdXN0b21maWVsZHMudjEuRmllbGREZWZpbml0aW9uIjUKHERlbGV0ZUZpZWxkRGVmaW5pdGlvblJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYQCIfCh1EZWxldGVGaWVsZERlZmluaXRpb25SZXNwb25zZSJ1Ch9MaXN0RmllbGREZWZpbml0aW9uQXVkaXRSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGEASHQoJcGFnZV9zaXplGAIgASgFQgq6SAcaBRj0AygAEhwKCnBhZ2VfdG9rZW4YAyABKAlCCLpIBXIDGIAEIn4KIExpc3RGaWVsZERlZmluaXRpb25BdWRpdFJlc3BvbnNlEkEKDWF1ZGl0X2VudHJpZXMYASADKAsyKi5jdXN0b21maWVsZHMudjEuRmllbGREZWZpbml0aW9uQXVkaXRFbnRyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiFgoUR2V0Q2FjaGVTdGF0c1JlcXVlc3QiZQoVR2V0Q2FjaGVTdGF0c1Jlc3BvbnNlEhsKE2NhY2hlZF9lbnRpdHlfdHlwZXMYASADKAkSEQoJa2V5X2NvdW50GAIgASgFEgwKBGhpdHMYAyABKAMSDgoGbWlzc2VzGAQgASgDIq8BCh1SZXNvbHZlVmFsdWVzRm9yQ3JlYXRlUmVxdWVzdBI0CgtlbnRpdHlfdHlwZRgBIAEoCUIfukgcchoyGF5bQS1aXVtBLVphLXowLTldezAsNjN9JBIuCg1jdXN0b21fZmllbGRzGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIoCgdjb250ZXh0GAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJQCh5SZXNvbHZlVmFsdWVzRm9yQ3JlYXRlUmVzcG9uc2USLgoNY3VzdG9tX2ZpZWxkcxgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QisAEKHlZhbGlkYXRlVmFsdWVzRm9yVXBkYXRlUmVxdWVzdBI0CgtlbnRpdHlfdHlwZRgBIAEoCUIfukgcchoyGF5bQS1aXVtBLVphLXowLTldezAsNjN9JBIuCg1jdXN0b21fZmllbGRzGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIoCgdjb250ZXh0GAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJRCh9WYWxpZGF0ZVZhbHVlc0ZvclVwZGF0ZVJlc3BvbnNlEi4KDWN1c3RvbV9maWVsZHMYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IsMBChNQYXJzZUZpbHRlcnNSZXF1ZXN0EjQKC2VudGl0eV90eXBlGAEgASgJQh+6SBxyGjIYXltBLVpdW0EtWmEtejAtOV17MCw2M30kEkgKBXF1ZXJ5GAIgAygLMi8uY3VzdG9tZmllbGRzLnYxLlBhcnNlRmlsdGVyc1JlcXVlc3QuUXVlcnlFbnRyeUIIukgFmgECEDIaLAoKUXVlcnlFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkUKFFBhcnNlRmlsdGVyc1Jlc3BvbnNlEi0KBmZpbHRlchgBIAEoCzIdLmN1c3RvbWZpZWxkcy52MS5QYXJzZWRGaWx0ZXIyzwsKE0N1c3RvbUZpZWxkc1NlcnZpY2USmAEKFUNyZWF0ZUZpZWxkRGVmaW5pdGlvbhItLmN1c3RvbWZpZWxkcy52MS5DcmVhdGVGaWVsZERlZmluaXRpb25SZXF1ZXN0Gi4uY3VzdG9tZmllbGRzLnYxLkNyZWF0ZUZpZWxkRGVmaW5pdGlvblJlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvdjEvY3VzdG9tLWZpZWxkcxKgAQoUTGlzdEZpZWxkRGVmaW5pdGlvbnMSLC5jdXN0b21maWVsZHMudjEuTGlzdEZpZWxkRGVmaW5pdGlvbnNSZXF1ZXN0Gi0uY3VzdG9tZmllbGRzLnYxLkxpc3RGaWVsZERlZmluaXRpb25zUmVzcG9uc2UiK4LT5JMCJRIjL2FwaS92MS9jdXN0b20tZmllbGRzL3tlbnRpdHlfdHlwZX0SnQEKFVVwZGF0ZUZpZWxkRGVmaW5pdGlvbhItLmN1c3RvbWZpZWxkcy52MS5VcGRhdGVGaWVsZERlZmluaXRpb25SZXF1ZXN0Gi4uY3VzdG9tZmllbGRzLnYxLlVwZGF0ZUZpZWxkRGVmaW5pdGlvblJlc3BvbnNlIiWC0+STAh86ASoyGi9hcGkvdjEvY3VzdG9tLWZpZWxkcy97aWR9EpoBChVEZWxldGVGaWVsZERlZmluaXRpb24SLS5jdXN0b21maWVsZHMudjEuRGVsZXRlRmllbGREZWZpbml0aW9uUmVxdWVzdBouLmN1c3RvbWZpZWxkcy52MS5EZWxldGVGaWVsZERlZmluaXRpb25SZXNwb25zZSIigtPkkwIcKhovYXBpL3YxL2N1c3RvbS1maWVsZHMve2lkfRKpAQoYTGlzdEZpZWxkRGVmaW5pdGlvbkF1ZGl0EjAuY3VzdG9tZmllbGRzLnYxLkxpc3RGaWVsZERlZmluaXRpb25BdWRpdFJlcXVlc3QaMS5jdXN0b21maWVsZHMudjEuTGlzdEZpZWxkRGVmaW5pdGlvbkF1ZGl0UmVzcG9uc2UiKILT5JMCIhIgL2FwaS92MS9jdXN0b20tZmllbGRzL3tpZH0vYXVkaXQSiAEKDUdldENhY2hlU3RhdHMSJS5jdXN0b21maWVsZHMudjEuR2V0Q2FjaGVTdGF0c1JlcXVlc3QaJi5jdXN0b21maWVsZHMudjEuR2V0Q2FjaGVTdGF0c1Jlc3BvbnNlIiiC0+STAiISIC9hcGkvdjEvY3VzdG9tLWZpZWxkcy9tZXRhL3N0YXRzErEBChZSZXNvbHZlVmFsdWVzRm9yQ3JlYXRlEi4uY3VzdG9tZmllbGRzLnYxLlJlc29sdmVWYWx1ZXNGb3JDcmVhdGVSZXF1ZXN0Gi8uY3VzdG9tZmllbGRzLnYxLlJlc29sdmVWYWx1ZXNGb3JDcmVhdGVSZXNwb25zZSI2gtPkkwIwOgEqIisvYXBpL3YxL2N1c3RvbS1maWVsZHMve2VudGl0eV90eXBlfTpyZXNvbHZlErUBChdWYWxpZGF0ZVZhbHVlc0ZvclVwZGF0ZRIvLmN1c3RvbWZpZWxkcy52MS5WYWxpZGF0ZVZhbHVlc0ZvclVwZGF0ZVJlcXVlc3QaMC5jdXN0b21maWVsZHMudjEuVmFsaWRhdGVWYWx1ZXNGb3JVcGRhdGVSZXNwb25zZSI3gtPkkwIxOgEqIiwvYXBpL3YxL2N1c3RvbS1maWVsZHMve2VudGl0eV90eXBlfTp2YWxpZGF0ZRKZAQoMUGFyc2VGaWx0ZXJzEiQuY3VzdG9tZmllbGRzLnYxLlBhcnNlRmlsdGVyc1JlcXVlc3QaJS5jdXN0b21maWVsZHMudjEuUGFyc2VGaWx0ZXJzUmVzcG9uc2UiPILT5JMCNjoBKiIxL2FwaS92MS9jdXN0b20tZmllbGRzL3tlbnRpdHlfdHlwZX06cGFyc2UtZmlsdGVyc2IGcHJvdG8z", [file_buf_validate_validate, file_customfields_v1_types, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_struct]);
+  fileDesc("CitjdXN0b21maWVsZHMvdjEvY3VzdG9tX2ZpZWxkc19zZXJ2aWNlLnByb3RvEg9jdXN0b21maWVsZHMudjEiugUKHENyZWF0ZUZpZWxkRGVmaW5pdGlvblJlcXVlc3QSNAoLZW50aXR5X3R5cGUYASABKAlCH7pIHHIaMhheW0EtWl1bQS1aYS16MC05XXswLDYzfSQSKAoJZmllbGRfa2V5GAIgASgJQhW6SBJyEDIOXlthLXpfXXsxLDY0fSQSHwoLZmllbGRfbGFiZWwYAyABKAlCCrpIB3IFEAEYyAESIgoLZGVzY3JpcHRpb24YBCABKAlCCLpIBXIDGNAPSACIAQESGwoKZmllbGRfdHlwZRgFIAEoCUIHukgEcgIQARITCgtpc19yZXF1aXJlZBgGIAEoCBIVCg1kaXNwbGF5X29yZGVyGAcgASgFEhgKEGRlZmF1bHRfc3RyYXRlZ3kYCCABKAkSJAoNZGVmYXVsdF92YWx1ZRgJIAEoCUIIukgFcgMYkE5IAYgBARInChBjb21wdXRlZF9mb3JtdWxhGAogASgJQgi6SAVyAxjoB0gCiAEBEjYKDWRlZmF1bHRfcnVsZXMYCyADKAsyFS5jdXN0b21maWVsZHMudjEuUnVsZUIIukgFkgECEGQSNAoKdmFsaWRhdGlvbhgMIAEoCzIgLmN1c3RvbWZpZWxkcy52MS5GaWVsZFZhbGlkYXRpb24SOQoQdmFsaWRhdGlvbl9ydWxlcxgNIAMoCzIVLmN1c3RvbWZpZWxkcy52MS5SdWxlQgi6SAWSAQIQZBIsCgl1aV9jb25maWcYDiABKAsyGS5jdXN0b21maWVsZHMudjEuVWlDb25maWcSFgoJaXNfYWN0aXZlGA8gASgISAOIAQESDwoHaW5kZXhlZBgQIAEoCEIOCgxfZGVzY3JpcHRpb25CEAoOX2RlZmF1bHRfdmFsdWVCEwoRX2NvbXB1dGVkX2Zvcm11bGFCDAoKX2lzX2FjdGl2ZSJbCh1DcmVhdGVGaWVsZERlZmluaXRpb25SZXNwb25zZRI6ChBmaWVsZF9kZWZpbml0aW9uGAEgASgLMiAuY3VzdG9tZmllbGRzLnYxLkZpZWxkRGVmaW5pdGlvbiKQAQobTGlzdEZpZWxkRGVmaW5pdGlvbnNSZXF1ZXN0EjQKC2VudGl0eV90eXBlGAEgASgJQh+6SBxyGjIYXltBLVpdW0EtWmEtejAtOV17MCw2M30kEh0KCXBhZ2Vfc2l6ZRgCIAEoBUIKukgHGgUY9AMoABIcCgpwYWdlX3Rva2VuGAMgASgJQgi6SAVyAxiABCJ0ChxMaXN0RmllbGREZWZpbml0aW9uc1Jlc3BvbnNlEjsKEWZpZWxkX2RlZmluaXRpb25zGAEgAygLMiAuY3VzdG9tZmllbGRzLnYxLkZpZWxkRGVmaW5pdGlvbhIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkipgcKHFVwZGF0ZUZpZWxkRGVmaW5pdGlvblJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYQBImChBleHBlY3RlZF92ZXJzaW9uGAIgASgFQge6SAQaAigBSACIAQESLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEhgKC2VudGl0eV90eXBlGAQgASgJSAGIAQESFgoJZmllbGRfa2V5GAUgASgJSAKIAQESJAoLZmllbGRfbGFiZWwYBiABKAlCCrpIB3IFEAEYyAFIA4gBARIiCgtkZXNjcmlwdGlvbhgHIAEoCUIIukgFcgMY0A9IBIgBARIXCgpmaWVsZF90eXBlGAggASgJSAWIAQESGAoLaXNfcmVxdWlyZWQYCSABKAhIBogBARIaCg1kaXNwbGF5X29yZGVyGAogASgFSAeIAQESHQoQZGVmYXVsdF9zdHJhdGVneRgLIAEoCUgIiAEBEiQKDWRlZmF1bHRfdmFsdWUYDCABKAlCCLpIBXIDGJBOSAmIAQESJwoQY29tcHV0ZWRfZm9ybXVsYRgNIAEoCUIIukgFcgMY6AdICogBARI2Cg1kZWZhdWx0X3J1bGVzGA4gAygLMhUuY3VzdG9tZmllbGRzLnYxLlJ1bGVCCLpIBZIBAhBkEjQKCnZhbGlkYXRpb24YDyABKAsyIC5jdXN0b21maWVsZHMudjEuRmllbGRWYWxpZGF0aW9uEjkKEHZhbGlkYXRpb25fcnVsZXMYECADKAsyFS5jdXN0b21maWVsZHMudjEuUnVsZUIIukgFkgECEGQSLAoJdWlfY29uZmlnGBEgASgLMhkuY3VzdG9tZmllbGRzLnYxLlVpQ29uZmlnEhYKCWlzX2FjdGl2ZRgSIAEoCEgLiAEBEhQKB2luZGV4ZWQYEyABKAhIDIgBAUITChFfZXhwZWN0ZWRfdmVyc2lvbkIOCgxfZW50aXR5X3R5cGVCDAoKX2ZpZWxkX2tleUIOCgxfZmllbGRfbGFiZWxCDgoMX2Rlc2NyaXB0aW9uQg0KC19maWVsZF90eXBlQg4KDF9pc19yZXF1aXJlZEIQCg5fZGlzcGxheV9vcmRlckITChFfZGVmYXVsdF9zdHJhdGVneUIQCg5fZGVmYXVsdF92YWx1ZUITChFfY29tcHV0ZWRfZm9ybXVsYUIMCgpfaXNfYWN0aXZlQgoKCF9pbmRleGVkIlsKHVVwZGF0ZUZpZWxkRGVmaW5pdGlvblJlc3BvbnNlEjoKEGZpZWxkX2RlZmluaXRpb24YASABKAsyIC5jdXN0b21maWVsZHMudjEuRmllbGREZWZpbml0aW9uIjUKHERlbGV0ZUZpZWxkRGVmaW5pdGlvblJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYQCIfCh1EZWxldGVGaWVsZERlZmluaXRpb25SZXNwb25zZSJ0ChtTeW5jRmllbGREZWZpbml0aW9uc1JlcXVlc3QSNAoLZW50aXR5X3R5cGUYASABKAlCH7pIHHIaMhheW0EtWl1bQS1aYS16MC05XXswLDYzfSQSHwoNa25vd25fdmVyc2lvbhgCIAEoCUIIukgFcgMYgAEifAocU3luY0ZpZWxkRGVmaW5pdGlvbnNSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhQKDG5vdF9tb2RpZmllZBgCIAEoCBI1CgtkZWZpbml0aW9ucxgDIAMoCzIgLmN1c3RvbWZpZWxkcy52MS5GaWVsZERlZmluaXRpb24idQofTGlzdEZpZWxkRGVmaW5pdGlvbkF1ZGl0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhAEh0KCXBhZ2Vfc2l6ZRgCIAEoBUIKukgHGgUY9AMoABIcCgpwYWdlX3Rva2VuGAMgASgJQgi6SAVyAxiABCJ+CiBMaXN0RmllbGREZWZpbml0aW9uQXVkaXRSZXNwb25zZRJBCg1hdWRpdF9lbnRyaWVzGAEgAygLMiouY3VzdG9tZmllbGRzLnYxLkZpZWxkRGVmaW5pdGlvbkF1ZGl0RW50cnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIhYKFEdldENhY2hlU3RhdHNSZXF1ZXN0ImUKFUdldENhY2hlU3RhdHNSZXNwb25zZRIbChNjYWNoZWRfZW50aXR5X3R5cGVzGAEgAygJEhEKCWtleV9jb3VudBgCIAEoBRIMCgRoaXRzGAMgASgDEg4KBm1pc3NlcxgEIAEoAyKvAQodUmVzb2x2ZVZhbHVlc0ZvckNyZWF0ZVJlcXVlc3QSNAoLZW50aXR5X3R5cGUYASABKAlCH7pIHHIaMhheW0EtWl1bQS1aYS16MC05XXswLDYzfSQSLgoNY3VzdG9tX2ZpZWxkcxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKAoHY29udGV4dBgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiUAoeUmVzb2x2ZVZhbHVlc0ZvckNyZWF0ZVJlc3BvbnNlEi4KDWN1c3RvbV9maWVsZHMYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Iq8BCh1FeHBsYWluVmFsdWVzRm9yQ3JlYXRlUmVxdWVzdBI0CgtlbnRpdHlfdHlwZRgBIAEoCUIfukgcchoyGF5bQS1aXVtBLVphLXowLTldezAsNjN9JBIuCg1jdXN0b21fZmllbGRzGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIoCgdjb250ZXh0GAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCLMAQoeRXhwbGFpblZhbHVlc0ZvckNyZWF0ZVJlc3BvbnNlEi4KDWN1c3RvbV9maWVsZHMYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjEKBmZpZWxkcxgCIAMoCzIhLmN1c3RvbWZpZWxkcy52MS5GaWVsZEV4cGxhbmF0aW9uEjcKCnZpb2xhdGlvbnMYAyADKAsyIy5jdXN0b21maWVsZHMudjEuRXhwbGFpbmVkVmlvbGF0aW9uEg4KBnJlYXNvbhgEIAEoCSKQAwoQRmllbGRFeHBsYW5hdGlvbhIRCglmaWVsZF9rZXkYASABKAkSDgoGc291cmNlGAIgASgJEiUKBXZhbHVlGAMgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEjYKDGRlZmF1bHRfcnVsZRgEIAEoCzIgLmN1c3RvbWZpZWxkcy52MS5SdWxlRXhwbGFuYXRpb24SOQoPdmFsaWRhdGlvbl9ydWxlGAUgASgLMiAuY3VzdG9tZmllbGRzLnYxLlJ1bGVFeHBsYW5hdGlvbhI0Cgdmb3JtdWxhGAYgASgLMiMuY3VzdG9tZmllbGRzLnYxLkZvcm11bGFFeHBsYW5hdGlvbhI1Cgtjb25zdHJhaW50cxgHIAMoCzIgLmN1c3RvbWZpZWxkcy52MS5Db25zdHJhaW50Q2hlY2sSNgoJdmlvbGF0aW9uGAggASgLMiMuY3VzdG9tZmllbGRzLnYxLkV4cGxhaW5lZFZpb2xhdGlvbhIaChJ1c2VyX3ZhbHVlX2lnbm9yZWQYCSABKAgiawoPUnVsZUV4cGxhbmF0aW9uEgwKBG5hbWUYASABKAkSDwoHbWF0Y2hlZBgCIAEoCBI5Cgpjb25kaXRpb25zGAMgAygLMiUuY3VzdG9tZmllbGRzLnYxLkNvbmRpdGlvbkV4cGxhbmF0aW9uIpcBChRDb25kaXRpb25FeHBsYW5hdGlvbhINCgVmaWVsZBgBIAEoCRIQCghvcGVyYXRvchgCIAEoCRIoCghleHBlY3RlZBgDIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRImCgZhY3R1YWwYBCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSDAoEaGVsZBgFIAEoCCJNChJGb3JtdWxhRXhwbGFuYXRpb24SDgoGc291cmNlGAEgASgJEicKBmlucHV0cxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiLwoPQ29uc3RyYWludENoZWNrEgwKBG5hbWUYASABKAkSDgoGcGFzc2VkGAIgASgIIlQKEkV4cGxhaW5lZFZpb2xhdGlvbhINCgVmaWVsZBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIRCgRydWxlGAMgASgJSACIAQFCBwoFX3J1bGUisAEKHlZhbGlkYXRlVmFsdWVzRm9yVXBkYXRlUmVxdWVzdBI0CgtlbnRpdHlfdHlwZRgBIAEoCUIfukgcchoyGF5bQS1aXVtBLVphLXowLTldezAsNjN9JBIuCg1jdXN0b21fZmllbGRzGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIoCgdjb250ZXh0GAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJRCh9WYWxpZGF0ZVZhbHVlc0ZvclVwZGF0ZVJlc3BvbnNlEi4KDWN1c3RvbV9maWVsZHMYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IsMBChNQYXJzZUZpbHRlcnNSZXF1ZXN0EjQKC2VudGl0eV90eXBlGAEgASgJQh+6SBxyGjIYXltBLVpdW0EtWmEtejAtOV17MCw2M30kEkgKBXF1ZXJ5GAIgAygLMi8uY3VzdG9tZmllbGRzLnYxLlBhcnNlRmlsdGVyc1JlcXVlc3QuUXVlcnlFbnRyeUIIukgFmgECEDIaLAoKUXVlcnlFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkUKFFBhcnNlRmlsdGVyc1Jlc3BvbnNlEi0KBmZpbHRlchgBIAEoCzIdLmN1c3RvbWZpZWxkcy52MS5QYXJzZWRGaWx0ZXIi9QEKHVByZXZpZXdGaWVsZERlZmluaXRpb25SZXF1ZXN0EjQKC2VudGl0eV90eXBlGAEgASgJQh+6SBxyGjIYXltBLVpdW0EtWmEtejAtOV17MCw2M30kEkQKBWRyYWZ0GAIgASgLMi0uY3VzdG9tZmllbGRzLnYxLkNyZWF0ZUZpZWxkRGVmaW5pdGlvblJlcXVlc3RCBrpIA8gBARIuCg1jdXN0b21fZmllbGRzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIoCgdjb250ZXh0GAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCKHAQoeUHJldmlld0ZpZWxkRGVmaW5pdGlvblJlc3BvbnNlEi4KDWN1c3RvbV9maWVsZHMYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjUKCnZpb2xhdGlvbnMYAiADKAsyIS5jdXN0b21maWVsZHMudjEuUHJldmlld1Zpb2xhdGlvbiJGChBQcmV2aWV3VmlvbGF0aW9uEg0KBWZpZWxkGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEg4KBnJlYXNvbhgDIAEoCTLfDwoTQ3VzdG9tRmllbGRzU2VydmljZRKYAQoVQ3JlYXRlRmllbGREZWZpbml0aW9uEi0uY3VzdG9tZmllbGRzLnYxLkNyZWF0ZUZpZWxkRGVmaW5pdGlvblJlcXVlc3QaLi5jdXN0b21maWVsZHMudjEuQ3JlYXRlRmllbGREZWZpbml0aW9uUmVzcG9uc2UiIILT5JMCGjoBKiIVL2FwaS92MS9jdXN0b20tZmllbGRzEqABChRMaXN0RmllbGREZWZpbml0aW9ucxIsLmN1c3RvbWZpZWxkcy52MS5MaXN0RmllbGREZWZpbml0aW9uc1JlcXVlc3QaLS5jdXN0b21maWVsZHMudjEuTGlzdEZpZWxkRGVmaW5pdGlvbnNSZXNwb25zZSIrgtPkkwIlEiMvYXBpL3YxL2N1c3RvbS1maWVsZHMve2VudGl0eV90eXBlfRKdAQoVVXBkYXRlRmllbGREZWZpbml0aW9uEi0uY3VzdG9tZmllbGRzLnYxLlVwZGF0ZUZpZWxkRGVmaW5pdGlvblJlcXVlc3QaLi5jdXN0b21maWVsZHMudjEuVXBkYXRlRmllbGREZWZpbml0aW9uUmVzcG9uc2UiJYLT5JMCHzoBKjIaL2FwaS92MS9jdXN0b20tZmllbGRzL3tpZH0SmgEKFURlbGV0ZUZpZWxkRGVmaW5pdGlvbhItLmN1c3RvbWZpZWxkcy52MS5EZWxldGVGaWVsZERlZmluaXRpb25SZXF1ZXN0Gi4uY3VzdG9tZmllbGRzLnYxLkRlbGV0ZUZpZWxkRGVmaW5pdGlvblJlc3BvbnNlIiKC0+STAhwqGi9hcGkvdjEvY3VzdG9tLWZpZWxkcy97aWR9EqUBChRTeW5jRmllbGREZWZpbml0aW9ucxIsLmN1c3RvbWZpZWxkcy52MS5TeW5jRmllbGREZWZpbml0aW9uc1JlcXVlc3QaLS5jdXN0b21maWVsZHMudjEuU3luY0ZpZWxkRGVmaW5pdGlvbnNSZXNwb25zZSIwgtPkkwIqEigvYXBpL3YxL2N1c3RvbS1maWVsZHMve2VudGl0eV90eXBlfTpzeW5jEqkBChhMaXN0RmllbGREZWZpbml0aW9uQXVkaXQSMC5jdXN0b21maWVsZHMudjEuTGlzdEZpZWxkRGVmaW5pdGlvbkF1ZGl0UmVxdWVzdBoxLmN1c3RvbWZpZWxkcy52MS5MaXN0RmllbGREZWZpbml0aW9uQXVkaXRSZXNwb25zZSIogtPkkwIiEiAvYXBpL3YxL2N1c3RvbS1maWVsZHMve2lkfS9hdWRpdBKIAQoNR2V0Q2FjaGVTdGF0cxIlLmN1c3RvbWZpZWxkcy52MS5HZXRDYWNoZVN0YXRzUmVxdWVzdBomLmN1c3RvbWZpZWxkcy52MS5HZXRDYWNoZVN0YXRzUmVzcG9uc2UiKILT5JMCIhIgL2FwaS92MS9jdXN0b20tZmllbGRzL21ldGEvc3RhdHMSsQEKFlJlc29sdmVWYWx1ZXNGb3JDcmVhdGUSLi5jdXN0b21maWVsZHMudjEuUmVzb2x2ZVZhbHVlc0ZvckNyZWF0ZVJlcXVlc3QaLy5jdXN0b21maWVsZHMudjEuUmVzb2x2ZVZhbHVlc0ZvckNyZWF0ZVJlc3BvbnNlIjaC0+STAjA6ASoiKy9hcGkvdjEvY3VzdG9tLWZpZWxkcy97ZW50aXR5X3R5cGV9OnJlc29sdmUSsQEKFkV4cGxhaW5WYWx1ZXNGb3JDcmVhdGUSLi5jdXN0b21maWVsZHMudjEuRXhwbGFpblZhbHVlc0ZvckNyZWF0ZVJlcXVlc3QaLy5jdXN0b21maWVsZHMudjEuRXhwbGFpblZhbHVlc0ZvckNyZWF0ZVJlc3BvbnNlIjaC0+STAjA6ASoiKy9hcGkvdjEvY3VzdG9tLWZpZWxkcy97ZW50aXR5X3R5cGV9OmV4cGxhaW4StQEKF1ZhbGlkYXRlVmFsdWVzRm9yVXBkYXRlEi8uY3VzdG9tZmllbGRzLnYxLlZhbGlkYXRlVmFsdWVzRm9yVXBkYXRlUmVxdWVzdBowLmN1c3RvbWZpZWxkcy52MS5WYWxpZGF0ZVZhbHVlc0ZvclVwZGF0ZVJlc3BvbnNlIjeC0+STAjE6ASoiLC9hcGkvdjEvY3VzdG9tLWZpZWxkcy97ZW50aXR5X3R5cGV9OnZhbGlkYXRlEpkBCgxQYXJzZUZpbHRlcnMSJC5jdXN0b21maWVsZHMudjEuUGFyc2VGaWx0ZXJzUmVxdWVzdBolLmN1c3RvbWZpZWxkcy52MS5QYXJzZUZpbHRlcnNSZXNwb25zZSI8gtPkkwI2OgEqIjEvYXBpL3YxL2N1c3RvbS1maWVsZHMve2VudGl0eV90eXBlfTpwYXJzZS1maWx0ZXJzErEBChZQcmV2aWV3RmllbGREZWZpbml0aW9uEi4uY3VzdG9tZmllbGRzLnYxLlByZXZpZXdGaWVsZERlZmluaXRpb25SZXF1ZXN0Gi8uY3VzdG9tZmllbGRzLnYxLlByZXZpZXdGaWVsZERlZmluaXRpb25SZXNwb25zZSI2gtPkkwIwOgEqIisvYXBpL3YxL2N1c3RvbS1maWVsZHMve2VudGl0eV90eXBlfTpwcmV2aWV3YgZwcm90bzM", [file_buf_validate_validate, file_customfields_v1_types, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_struct]);
 
 /**
  * @generated from message customfields.v1.CreateFieldDefinitionRequest
@@ -137,6 +137,16 @@ export type ListFieldDefinitionsRequest = Message<"customfields.v1.ListFieldDefi
    * @generated from field: string entity_type = 1;
    */
   entityType: string;
+
+  /**
+   * @generated from field: int32 page_size = 2;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 3;
+   */
+  pageToken: string;
 };
 
 /**
@@ -154,6 +164,11 @@ export type ListFieldDefinitionsResponse = Message<"customfields.v1.ListFieldDef
    * @generated from field: repeated customfields.v1.FieldDefinition field_definitions = 1;
    */
   fieldDefinitions: FieldDefinition[];
+
+  /**
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
 };
 
 /**
@@ -321,6 +336,61 @@ export const DeleteFieldDefinitionResponseSchema: GenMessage<DeleteFieldDefiniti
   messageDesc(file_customfields_v1_custom_fields_service, 7);
 
 /**
+ * @generated from message customfields.v1.SyncFieldDefinitionsRequest
+ */
+export type SyncFieldDefinitionsRequest = Message<"customfields.v1.SyncFieldDefinitionsRequest"> & {
+  /**
+   * @generated from field: string entity_type = 1;
+   */
+  entityType: string;
+
+  /**
+   * The version of the client's copy, from an earlier answer; empty on the first sync.
+   *
+   * @generated from field: string known_version = 2;
+   */
+  knownVersion: string;
+};
+
+/**
+ * Describes the message customfields.v1.SyncFieldDefinitionsRequest.
+ * Use `create(SyncFieldDefinitionsRequestSchema)` to create a new message.
+ */
+export const SyncFieldDefinitionsRequestSchema: GenMessage<SyncFieldDefinitionsRequest> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_custom_fields_service, 8);
+
+/**
+ * @generated from message customfields.v1.SyncFieldDefinitionsResponse
+ */
+export type SyncFieldDefinitionsResponse = Message<"customfields.v1.SyncFieldDefinitionsResponse"> & {
+  /**
+   * Changes whenever a definition of the entity type is created, updated or deleted.
+   *
+   * @generated from field: string version = 1;
+   */
+  version: string;
+
+  /**
+   * known_version is current: the client's copy stands and definitions is empty (HTTP's 304).
+   *
+   * @generated from field: bool not_modified = 2;
+   */
+  notModified: boolean;
+
+  /**
+   * @generated from field: repeated customfields.v1.FieldDefinition definitions = 3;
+   */
+  definitions: FieldDefinition[];
+};
+
+/**
+ * Describes the message customfields.v1.SyncFieldDefinitionsResponse.
+ * Use `create(SyncFieldDefinitionsResponseSchema)` to create a new message.
+ */
+export const SyncFieldDefinitionsResponseSchema: GenMessage<SyncFieldDefinitionsResponse> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_custom_fields_service, 9);
+
+/**
  * @generated from message customfields.v1.ListFieldDefinitionAuditRequest
  */
 export type ListFieldDefinitionAuditRequest = Message<"customfields.v1.ListFieldDefinitionAuditRequest"> & {
@@ -345,7 +415,7 @@ export type ListFieldDefinitionAuditRequest = Message<"customfields.v1.ListField
  * Use `create(ListFieldDefinitionAuditRequestSchema)` to create a new message.
  */
 export const ListFieldDefinitionAuditRequestSchema: GenMessage<ListFieldDefinitionAuditRequest> = /*@__PURE__*/
-  messageDesc(file_customfields_v1_custom_fields_service, 8);
+  messageDesc(file_customfields_v1_custom_fields_service, 10);
 
 /**
  * @generated from message customfields.v1.ListFieldDefinitionAuditResponse
@@ -367,7 +437,7 @@ export type ListFieldDefinitionAuditResponse = Message<"customfields.v1.ListFiel
  * Use `create(ListFieldDefinitionAuditResponseSchema)` to create a new message.
  */
 export const ListFieldDefinitionAuditResponseSchema: GenMessage<ListFieldDefinitionAuditResponse> = /*@__PURE__*/
-  messageDesc(file_customfields_v1_custom_fields_service, 9);
+  messageDesc(file_customfields_v1_custom_fields_service, 11);
 
 /**
  * @generated from message customfields.v1.GetCacheStatsRequest
@@ -380,7 +450,7 @@ export type GetCacheStatsRequest = Message<"customfields.v1.GetCacheStatsRequest
  * Use `create(GetCacheStatsRequestSchema)` to create a new message.
  */
 export const GetCacheStatsRequestSchema: GenMessage<GetCacheStatsRequest> = /*@__PURE__*/
-  messageDesc(file_customfields_v1_custom_fields_service, 10);
+  messageDesc(file_customfields_v1_custom_fields_service, 12);
 
 /**
  * @generated from message customfields.v1.GetCacheStatsResponse
@@ -414,7 +484,7 @@ export type GetCacheStatsResponse = Message<"customfields.v1.GetCacheStatsRespon
  * Use `create(GetCacheStatsResponseSchema)` to create a new message.
  */
 export const GetCacheStatsResponseSchema: GenMessage<GetCacheStatsResponse> = /*@__PURE__*/
-  messageDesc(file_customfields_v1_custom_fields_service, 11);
+  messageDesc(file_customfields_v1_custom_fields_service, 13);
 
 /**
  * @generated from message customfields.v1.ResolveValuesForCreateRequest
@@ -431,8 +501,9 @@ export type ResolveValuesForCreateRequest = Message<"customfields.v1.ResolveValu
   customFields?: JsonObject | undefined;
 
   /**
-   * Extra context for rules and formulas: entity, organization, and module keys such as customer.
-   * The user comes from the token.
+   * Extra context for rules and formulas: entity (its standard fields; a condition on another
+   * custom field reads entity.customFields.<key>) and module keys such as customer. The user comes
+   * from the token, the organization from the tenant's profile (docs/custom-fields.md).
    *
    * @generated from field: google.protobuf.Struct context = 3;
    */
@@ -444,7 +515,7 @@ export type ResolveValuesForCreateRequest = Message<"customfields.v1.ResolveValu
  * Use `create(ResolveValuesForCreateRequestSchema)` to create a new message.
  */
 export const ResolveValuesForCreateRequestSchema: GenMessage<ResolveValuesForCreateRequest> = /*@__PURE__*/
-  messageDesc(file_customfields_v1_custom_fields_service, 12);
+  messageDesc(file_customfields_v1_custom_fields_service, 14);
 
 /**
  * @generated from message customfields.v1.ResolveValuesForCreateResponse
@@ -461,7 +532,290 @@ export type ResolveValuesForCreateResponse = Message<"customfields.v1.ResolveVal
  * Use `create(ResolveValuesForCreateResponseSchema)` to create a new message.
  */
 export const ResolveValuesForCreateResponseSchema: GenMessage<ResolveValuesForCreateResponse> = /*@__PURE__*/
-  messageDesc(file_customfields_v1_custom_fields_service, 13);
+  messageDesc(file_customfields_v1_custom_fields_service, 15);
+
+/**
+ * @generated from message customfields.v1.ExplainValuesForCreateRequest
+ */
+export type ExplainValuesForCreateRequest = Message<"customfields.v1.ExplainValuesForCreateRequest"> & {
+  /**
+   * @generated from field: string entity_type = 1;
+   */
+  entityType: string;
+
+  /**
+   * @generated from field: google.protobuf.Struct custom_fields = 2;
+   */
+  customFields?: JsonObject | undefined;
+
+  /**
+   * As ResolveValuesForCreateRequest.context.
+   *
+   * @generated from field: google.protobuf.Struct context = 3;
+   */
+  context?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message customfields.v1.ExplainValuesForCreateRequest.
+ * Use `create(ExplainValuesForCreateRequestSchema)` to create a new message.
+ */
+export const ExplainValuesForCreateRequestSchema: GenMessage<ExplainValuesForCreateRequest> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_custom_fields_service, 16);
+
+/**
+ * @generated from message customfields.v1.ExplainValuesForCreateResponse
+ */
+export type ExplainValuesForCreateResponse = Message<"customfields.v1.ExplainValuesForCreateResponse"> & {
+  /**
+   * What a create would store; a refused field is left out.
+   *
+   * @generated from field: google.protobuf.Struct custom_fields = 1;
+   */
+  customFields?: JsonObject | undefined;
+
+  /**
+   * Every active field, by display order.
+   *
+   * @generated from field: repeated customfields.v1.FieldExplanation fields = 2;
+   */
+  fields: FieldExplanation[];
+
+  /**
+   * What a create would refuse; empty when it would be accepted.
+   *
+   * @generated from field: repeated customfields.v1.ExplainedViolation violations = 3;
+   */
+  violations: ExplainedViolation[];
+
+  /**
+   * The error reason the create would fail with (CUSTOM_FIELD_VALIDATION_FAILED or
+   * FORMULA_LIMIT_EXCEEDED); empty when it would be accepted.
+   *
+   * @generated from field: string reason = 4;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message customfields.v1.ExplainValuesForCreateResponse.
+ * Use `create(ExplainValuesForCreateResponseSchema)` to create a new message.
+ */
+export const ExplainValuesForCreateResponseSchema: GenMessage<ExplainValuesForCreateResponse> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_custom_fields_service, 17);
+
+/**
+ * @generated from message customfields.v1.FieldExplanation
+ */
+export type FieldExplanation = Message<"customfields.v1.FieldExplanation"> & {
+  /**
+   * @generated from field: string field_key = 1;
+   */
+  fieldKey: string;
+
+  /**
+   * USER, STATIC_DEFAULT, RULE, COMPUTED or NONE.
+   *
+   * @generated from field: string source = 2;
+   */
+  source: string;
+
+  /**
+   * The value as stored; absent when the field has none or it was refused.
+   *
+   * @generated from field: google.protobuf.Value value = 3;
+   */
+  value?: Value | undefined;
+
+  /**
+   * The default rule that gave the value (source RULE).
+   *
+   * @generated from field: customfields.v1.RuleExplanation default_rule = 4;
+   */
+  defaultRule?: RuleExplanation | undefined;
+
+  /**
+   * The validation rule whose outcome set required or the constraints, when one applied.
+   *
+   * @generated from field: customfields.v1.RuleExplanation validation_rule = 5;
+   */
+  validationRule?: RuleExplanation | undefined;
+
+  /**
+   * The formula and the value each name in it read (source COMPUTED).
+   *
+   * @generated from field: customfields.v1.FormulaExplanation formula = 6;
+   */
+  formula?: FormulaExplanation | undefined;
+
+  /**
+   * The checks made in order (required, type, then constraint names such as max); a check after
+   * the first failing one is not made and not listed.
+   *
+   * @generated from field: repeated customfields.v1.ConstraintCheck constraints = 7;
+   */
+  constraints: ConstraintCheck[];
+
+  /**
+   * @generated from field: customfields.v1.ExplainedViolation violation = 8;
+   */
+  violation?: ExplainedViolation | undefined;
+
+  /**
+   * The caller sent a value for this computed field; it was ignored.
+   *
+   * @generated from field: bool user_value_ignored = 9;
+   */
+  userValueIgnored: boolean;
+};
+
+/**
+ * Describes the message customfields.v1.FieldExplanation.
+ * Use `create(FieldExplanationSchema)` to create a new message.
+ */
+export const FieldExplanationSchema: GenMessage<FieldExplanation> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_custom_fields_service, 18);
+
+/**
+ * @generated from message customfields.v1.RuleExplanation
+ */
+export type RuleExplanation = Message<"customfields.v1.RuleExplanation"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The rule's then (true) or, when no rule matched, its else (false).
+   *
+   * @generated from field: bool matched = 2;
+   */
+  matched: boolean;
+
+  /**
+   * @generated from field: repeated customfields.v1.ConditionExplanation conditions = 3;
+   */
+  conditions: ConditionExplanation[];
+};
+
+/**
+ * Describes the message customfields.v1.RuleExplanation.
+ * Use `create(RuleExplanationSchema)` to create a new message.
+ */
+export const RuleExplanationSchema: GenMessage<RuleExplanation> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_custom_fields_service, 19);
+
+/**
+ * @generated from message customfields.v1.ConditionExplanation
+ */
+export type ConditionExplanation = Message<"customfields.v1.ConditionExplanation"> & {
+  /**
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * @generated from field: string operator = 2;
+   */
+  operator: string;
+
+  /**
+   * @generated from field: google.protobuf.Value expected = 3;
+   */
+  expected?: Value | undefined;
+
+  /**
+   * Absent when the path names nothing in the context.
+   *
+   * @generated from field: google.protobuf.Value actual = 4;
+   */
+  actual?: Value | undefined;
+
+  /**
+   * @generated from field: bool held = 5;
+   */
+  held: boolean;
+};
+
+/**
+ * Describes the message customfields.v1.ConditionExplanation.
+ * Use `create(ConditionExplanationSchema)` to create a new message.
+ */
+export const ConditionExplanationSchema: GenMessage<ConditionExplanation> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_custom_fields_service, 20);
+
+/**
+ * @generated from message customfields.v1.FormulaExplanation
+ */
+export type FormulaExplanation = Message<"customfields.v1.FormulaExplanation"> & {
+  /**
+   * @generated from field: string source = 1;
+   */
+  source: string;
+
+  /**
+   * @generated from field: google.protobuf.Struct inputs = 2;
+   */
+  inputs?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message customfields.v1.FormulaExplanation.
+ * Use `create(FormulaExplanationSchema)` to create a new message.
+ */
+export const FormulaExplanationSchema: GenMessage<FormulaExplanation> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_custom_fields_service, 21);
+
+/**
+ * @generated from message customfields.v1.ConstraintCheck
+ */
+export type ConstraintCheck = Message<"customfields.v1.ConstraintCheck"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: bool passed = 2;
+   */
+  passed: boolean;
+};
+
+/**
+ * Describes the message customfields.v1.ConstraintCheck.
+ * Use `create(ConstraintCheckSchema)` to create a new message.
+ */
+export const ConstraintCheckSchema: GenMessage<ConstraintCheck> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_custom_fields_service, 22);
+
+/**
+ * @generated from message customfields.v1.ExplainedViolation
+ */
+export type ExplainedViolation = Message<"customfields.v1.ExplainedViolation"> & {
+  /**
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * @generated from field: string description = 2;
+   */
+  description: string;
+
+  /**
+   * The rule that made the field required, when one did.
+   *
+   * @generated from field: optional string rule = 3;
+   */
+  rule?: string | undefined;
+};
+
+/**
+ * Describes the message customfields.v1.ExplainedViolation.
+ * Use `create(ExplainedViolationSchema)` to create a new message.
+ */
+export const ExplainedViolationSchema: GenMessage<ExplainedViolation> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_custom_fields_service, 23);
 
 /**
  * @generated from message customfields.v1.ValidateValuesForUpdateRequest
@@ -488,7 +842,7 @@ export type ValidateValuesForUpdateRequest = Message<"customfields.v1.ValidateVa
  * Use `create(ValidateValuesForUpdateRequestSchema)` to create a new message.
  */
 export const ValidateValuesForUpdateRequestSchema: GenMessage<ValidateValuesForUpdateRequest> = /*@__PURE__*/
-  messageDesc(file_customfields_v1_custom_fields_service, 14);
+  messageDesc(file_customfields_v1_custom_fields_service, 24);
 
 /**
  * @generated from message customfields.v1.ValidateValuesForUpdateResponse
@@ -505,7 +859,7 @@ export type ValidateValuesForUpdateResponse = Message<"customfields.v1.ValidateV
  * Use `create(ValidateValuesForUpdateResponseSchema)` to create a new message.
  */
 export const ValidateValuesForUpdateResponseSchema: GenMessage<ValidateValuesForUpdateResponse> = /*@__PURE__*/
-  messageDesc(file_customfields_v1_custom_fields_service, 15);
+  messageDesc(file_customfields_v1_custom_fields_service, 25);
 
 /**
  * @generated from message customfields.v1.ParseFiltersRequest
@@ -529,7 +883,7 @@ export type ParseFiltersRequest = Message<"customfields.v1.ParseFiltersRequest">
  * Use `create(ParseFiltersRequestSchema)` to create a new message.
  */
 export const ParseFiltersRequestSchema: GenMessage<ParseFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_customfields_v1_custom_fields_service, 16);
+  messageDesc(file_customfields_v1_custom_fields_service, 26);
 
 /**
  * @generated from message customfields.v1.ParseFiltersResponse
@@ -546,7 +900,96 @@ export type ParseFiltersResponse = Message<"customfields.v1.ParseFiltersResponse
  * Use `create(ParseFiltersResponseSchema)` to create a new message.
  */
 export const ParseFiltersResponseSchema: GenMessage<ParseFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_customfields_v1_custom_fields_service, 17);
+  messageDesc(file_customfields_v1_custom_fields_service, 27);
+
+/**
+ * @generated from message customfields.v1.PreviewFieldDefinitionRequest
+ */
+export type PreviewFieldDefinitionRequest = Message<"customfields.v1.PreviewFieldDefinitionRequest"> & {
+  /**
+   * @generated from field: string entity_type = 1;
+   */
+  entityType: string;
+
+  /**
+   * The draft, as CreateFieldDefinition takes it; its entity_type is the path's.
+   *
+   * @generated from field: customfields.v1.CreateFieldDefinitionRequest draft = 2;
+   */
+  draft?: CreateFieldDefinitionRequest | undefined;
+
+  /**
+   * The sample entity's custom field values and the rule context, as ResolveValuesForCreate takes them.
+   *
+   * @generated from field: google.protobuf.Struct custom_fields = 3;
+   */
+  customFields?: JsonObject | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct context = 4;
+   */
+  context?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message customfields.v1.PreviewFieldDefinitionRequest.
+ * Use `create(PreviewFieldDefinitionRequestSchema)` to create a new message.
+ */
+export const PreviewFieldDefinitionRequestSchema: GenMessage<PreviewFieldDefinitionRequest> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_custom_fields_service, 28);
+
+/**
+ * @generated from message customfields.v1.PreviewFieldDefinitionResponse
+ */
+export type PreviewFieldDefinitionResponse = Message<"customfields.v1.PreviewFieldDefinitionResponse"> & {
+  /**
+   * The sample's values resolved as a create would store them (absent when violations were found).
+   *
+   * @generated from field: google.protobuf.Struct custom_fields = 1;
+   */
+  customFields?: JsonObject | undefined;
+
+  /**
+   * What a create of the sample would refuse; empty when it would be accepted.
+   *
+   * @generated from field: repeated customfields.v1.PreviewViolation violations = 2;
+   */
+  violations: PreviewViolation[];
+};
+
+/**
+ * Describes the message customfields.v1.PreviewFieldDefinitionResponse.
+ * Use `create(PreviewFieldDefinitionResponseSchema)` to create a new message.
+ */
+export const PreviewFieldDefinitionResponseSchema: GenMessage<PreviewFieldDefinitionResponse> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_custom_fields_service, 29);
+
+/**
+ * @generated from message customfields.v1.PreviewViolation
+ */
+export type PreviewViolation = Message<"customfields.v1.PreviewViolation"> & {
+  /**
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * @generated from field: string description = 2;
+   */
+  description: string;
+
+  /**
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message customfields.v1.PreviewViolation.
+ * Use `create(PreviewViolationSchema)` to create a new message.
+ */
+export const PreviewViolationSchema: GenMessage<PreviewViolation> = /*@__PURE__*/
+  messageDesc(file_customfields_v1_custom_fields_service, 30);
 
 /**
  * Per-tenant custom field definitions, and the integration calls other modules make with them.
@@ -589,6 +1032,17 @@ export const CustomFieldsService: GenService<{
     output: typeof DeleteFieldDefinitionResponseSchema;
   },
   /**
+   * For offline clients: the definitions resolve and validate use (active and inactive, by display
+   * order) with a version; when known_version is still current the answer is not_modified and empty.
+   *
+   * @generated from rpc customfields.v1.CustomFieldsService.SyncFieldDefinitions
+   */
+  syncFieldDefinitions: {
+    methodKind: "unary";
+    input: typeof SyncFieldDefinitionsRequestSchema;
+    output: typeof SyncFieldDefinitionsResponseSchema;
+  },
+  /**
    * Who created, changed and deleted the definition, oldest first; deleted definitions included.
    *
    * @generated from rpc customfields.v1.CustomFieldsService.ListFieldDefinitionAudit
@@ -617,6 +1071,18 @@ export const CustomFieldsService: GenService<{
     output: typeof ResolveValuesForCreateResponseSchema;
   },
   /**
+   * The same inputs as ResolveValuesForCreate, answering the final values and, per field, where
+   * its value came from, which rule conditions held, what a formula read and which constraints
+   * were checked. Violations come back in the answer, not as an error (docs/custom-fields.md).
+   *
+   * @generated from rpc customfields.v1.CustomFieldsService.ExplainValuesForCreate
+   */
+  explainValuesForCreate: {
+    methodKind: "unary";
+    input: typeof ExplainValuesForCreateRequestSchema;
+    output: typeof ExplainValuesForCreateResponseSchema;
+  },
+  /**
    * For other modules' update: validates (and coerces) only the supplied values.
    *
    * @generated from rpc customfields.v1.CustomFieldsService.ValidateValuesForUpdate
@@ -635,6 +1101,17 @@ export const CustomFieldsService: GenService<{
     methodKind: "unary";
     input: typeof ParseFiltersRequestSchema;
     output: typeof ParseFiltersResponseSchema;
+  },
+  /**
+   * Resolves a sample entity against the current definitions plus a draft (replacing the
+   * definition with the draft's key); refuses a draft a save would refuse. Nothing is stored.
+   *
+   * @generated from rpc customfields.v1.CustomFieldsService.PreviewFieldDefinition
+   */
+  previewFieldDefinition: {
+    methodKind: "unary";
+    input: typeof PreviewFieldDefinitionRequestSchema;
+    output: typeof PreviewFieldDefinitionResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_customfields_v1_custom_fields_service, 0);

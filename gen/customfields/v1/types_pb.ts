@@ -131,7 +131,8 @@ export const UiConfigSchema: GenMessage<UiConfig> = /*@__PURE__*/
  */
 export type Condition = Message<"customfields.v1.Condition"> & {
   /**
-   * Dotted path into the context, e.g. entity.country or user.role.
+   * Dotted path into the context, e.g. entity.customFields.tier, entity.name or user.role
+   * (docs/custom-fields.md).
    *
    * @generated from field: string field = 1;
    */

@@ -8,6 +8,11 @@
  * - eq / in: JSONB containment `column @> ?::jsonb`, served by a GIN (jsonb_path_ops) index.
  * - ranges: a typed expression guarded by jsonb_typeof, so a value of the wrong stored type is
  *   NULL (no match) instead of a cast error; expressionIndexDdl() builds the matching index.
+ * - icontains: the text expression case-folded by PostgreSQL's `casefold()` under the builtin
+ *   `pg_unicode_fast` collation (full Unicode folding, independent of the database's locale, which
+ *   is `C` for the embedded database, where lower()/ILIKE fold only ASCII: 'Ärger' ~ 'ärger',
+ *   'ÉCOLE' ~ 'école', 'STRASSE' ~ 'straße'); the pattern is folded the same way in SQL.
+ *   foldedIndexDdl() builds the matching trigram (pg_trgm) index, which serves infix patterns.
  */
 import { AppError } from "../../domain/errors.js";
 import type { FieldType } from "../../domain/customfields/definition.js";
@@ -42,6 +47,27 @@ export function textExpression(column: string, key: string): string {
   assertColumn(column);
   assertKey(key);
   return `(CASE WHEN jsonb_typeof(${column}->'${key}') = 'string' THEN ${column}->>'${key}' END)`;
+}
+
+/**
+ * The text at `key` folded for case-insensitive matching: `casefold` under `pg_unicode_fast`
+ * (PostgreSQL 18's builtin provider, versioned with the server, so the index never depends on an
+ * OS or ICU library's case tables). The query and the index are built from this one function.
+ */
+export function foldedTextExpression(column: string, key: string): string {
+  return `casefold(${textExpression(column, key)} COLLATE pg_unicode_fast)`;
+}
+
+/**
+ * A GIN trigram index on the folded text at `key`, serving icontains (`LIKE '%x%'`), which no
+ * btree can. tenant_id is not in it (GIN over text needs btree_gin); the tenant condition is a
+ * filter on the few rows the trigrams leave.
+ */
+export function foldedIndexDdl(table: string, column: string, key: string, indexName: string): string {
+  assertIdentifier(table, "table");
+  assertIdentifier(column, "column");
+  assertIdentifier(indexName, "index name");
+  return `CREATE INDEX IF NOT EXISTS ${indexName} ON ${table} USING gin (${foldedTextExpression(column, key)} gin_trgm_ops)`;
 }
 
 /**
@@ -87,7 +113,7 @@ function compileClause(clause: FilterClause, column: string, params: SqlFragment
     case "contains":
       return like(column, key, "LIKE", `%${escapeLike(text(values[0]))}%`, params);
     case "icontains":
-      return like(column, key, "ILIKE", `%${escapeLike(text(values[0]))}%`, params);
+      return foldedLike(column, key, `%${escapeLike(text(values[0]))}%`, params);
     case "startswith":
       return like(column, key, "LIKE", `${escapeLike(text(values[0]))}%`, params);
     case "endswith":
@@ -157,7 +183,13 @@ function placeholder(fieldType: FieldType): string {
   return fieldType === "DATE" || fieldType === "STRING" || fieldType === "SELECT" ? "?::text" : "?::numeric";
 }
 
-function like(column: string, key: string, op: "LIKE" | "ILIKE", pattern: string, params: SqlFragment["params"]): string {
+/** Folding leaves the LIKE metacharacters and the escape character as they are. */
+function foldedLike(column: string, key: string, pattern: string, params: SqlFragment["params"]): string {
+  params.push(pattern);
+  return `${foldedTextExpression(column, key)} LIKE casefold(?::text COLLATE pg_unicode_fast) ESCAPE '\\'`;
+}
+
+function like(column: string, key: string, op: "LIKE", pattern: string, params: SqlFragment["params"]): string {
   params.push(pattern);
   return `${textExpression(column, key)} ${op} ? ESCAPE '\\'`;
 }

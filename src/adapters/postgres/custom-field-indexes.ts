@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { FieldDefinition, FieldType } from "../../domain/customfields/definition.js";
-import { expressionIndexDdl } from "./custom-field-filter-sql.js";
+import { expressionIndexDdl, foldedIndexDdl } from "./custom-field-filter-sql.js";
 
 /** Entity types whose table this service owns, with their custom fields column. */
 interface EntityTable {
@@ -16,6 +16,7 @@ interface EntityTable {
 
 const ENTITY_TABLES: Readonly<Record<string, EntityTable>> = {
   Customer: { table: "customers", column: "custom_fields" },
+  Product: { table: "products", column: "custom_fields" },
 };
 
 /** Types with a typed range expression; booleans and JSON are served by the GIN containment index. */
@@ -27,8 +28,11 @@ const EXPRESSION_KIND: Partial<Record<FieldType, "num" | "txt">> = {
   SELECT: "txt",
 };
 
+/** Text types also get a trigram index on their folded text, for icontains (custom-field-filter-sql.ts). */
+const FOLDED_TYPES: ReadonlySet<FieldType> = new Set(["STRING", "SELECT"]);
+
 /** `customers_cf_num_amount`; long keys are cut and made unique by a hash (PostgreSQL: 63 bytes). */
-export function expressionIndexName(table: string, fieldKey: string, kind: "num" | "txt"): string {
+export function expressionIndexName(table: string, fieldKey: string, kind: "num" | "txt" | "fold"): string {
   const name = `${table}_cf_${kind}_${fieldKey}`;
   if (name.length <= 63) return name;
   const hash = createHash("sha256").update(name).digest("hex").slice(0, 8);
@@ -61,6 +65,11 @@ export function wantedIndexes(fields: readonly IndexedField[]): WantedIndex[] {
       "CREATE INDEX CONCURRENTLY ",
     );
     byName.set(name, { name, table: target.table, ddl });
+    if (FOLDED_TYPES.has(field.fieldType)) {
+      const foldName = expressionIndexName(target.table, field.fieldKey, "fold");
+      const foldDdl = foldedIndexDdl(target.table, target.column, field.fieldKey, foldName).replace(/^CREATE INDEX /, "CREATE INDEX CONCURRENTLY ");
+      byName.set(foldName, { name: foldName, table: target.table, ddl: foldDdl });
+    }
   }
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

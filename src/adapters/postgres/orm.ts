@@ -3,6 +3,7 @@ import { Migrator } from "@mikro-orm/migrations";
 import type { DatabaseLimitsConfig } from "../../config.js";
 import { AuditEntrySchema } from "./entities/audit-entry.js";
 import { CustomerSchema } from "./entities/customer.js";
+import { ProductSchema } from "./entities/product.js";
 import { FieldDefinitionAuditSchema } from "./entities/field-definition-audit.js";
 import { FieldDefinitionSchema } from "./entities/field-definition.js";
 import { StoredObjectSchema } from "./entities/stored-object.js";
@@ -20,6 +21,7 @@ export const entities = [
   FieldDefinitionSchema,
   FieldDefinitionAuditSchema,
   CustomerSchema,
+  ProductSchema,
   WebhookEndpointSchema,
   WebhookDeliverySchema,
 ];

@@ -10,7 +10,7 @@ import {
   WithStartWorkflowOperation,
   isGrpcServiceError,
 } from "@temporalio/client";
-import { ApplicationFailure } from "@temporalio/common";
+import { ApplicationFailure, NamespaceNotFoundError } from "@temporalio/common";
 import type { Config } from "../../config.js";
 import { AppError, type ErrorReason } from "../../domain/errors.js";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
@@ -181,6 +181,11 @@ function translateTemporalError(error: unknown, action: string): Error {
   }
   if (error instanceof WorkflowNotFoundError) {
     return new AppError("OBJECT_NOT_FOUND", "upload not found", { cause: error });
+  }
+  // The configured namespace is registered before the service starts; the Temporal server (on
+  // PostgreSQL) answers "namespace not found" while its own database is unreachable.
+  if (error instanceof NamespaceNotFoundError) {
+    return new AppError("DEPENDENCY_UNAVAILABLE", `workflow service unavailable (${action}); retry shortly`, { cause: error });
   }
   const grpc = error instanceof ServiceError ? error.cause : error;
   const unreachable = isTaskInFailedState(error) || (isGrpcServiceError(grpc) && [4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */].includes(grpc.code));

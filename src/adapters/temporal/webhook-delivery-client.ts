@@ -10,7 +10,7 @@ import {
 } from "../../../workflows/activities/webhook-types.js";
 import type { DeliveryRef } from "../../domain/webhooks/delivery.js";
 import { TENANT_ID } from "../../../workflows/search-attributes.js";
-import { ensureIntervalSchedule } from "./ensure-schedule.js";
+import { ensureIntervalSchedule, type ScheduleOutcome } from "./ensure-schedule.js";
 
 export const WEBHOOK_DISPATCH_SCHEDULE_ID = "webhook-dispatch";
 
@@ -54,12 +54,14 @@ export async function ensureWebhookDispatchSchedule(
   taskQueue: string,
   intervalSeconds: number,
   input: WebhookDispatchInput,
-): Promise<void> {
-  await ensureIntervalSchedule(address, namespace, {
+  owner: string,
+): Promise<ScheduleOutcome> {
+  return ensureIntervalSchedule(address, namespace, {
     scheduleId: WEBHOOK_DISPATCH_SCHEDULE_ID,
     workflowType: WEBHOOK_DISPATCH_WORKFLOW,
     taskQueue,
     intervalSeconds,
     args: [input],
+    owner,
   });
 }

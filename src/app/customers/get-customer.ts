@@ -1,7 +1,8 @@
 import type { Actor } from "../../domain/actor.js";
-import { findCustomerOrFail, type CustomersDeps } from "./deps.js";
+import { findEntityOrFail } from "../customfields/entity-custom-fields.js";
+import { CUSTOMER, type CustomersDeps } from "./deps.js";
 import type { Customer } from "./port.js";
 
 export async function getCustomer(deps: CustomersDeps, actor: Actor, id: string): Promise<Customer> {
-  return findCustomerOrFail(deps, actor, id);
+  return findEntityOrFail(CUSTOMER, deps, actor, id);
 }

@@ -1,35 +1,22 @@
 /** The customer store the customer use cases need, in domain terms (src/adapters/postgres). */
-import type { ParsedFilter } from "../../domain/customfields/filters.js";
-import type { Cursor } from "../../domain/pagination.js";
+import type {
+  CustomFieldEntity,
+  CustomFieldEntityQuery,
+  CustomFieldEntityStore,
+} from "../entities/port.js";
 
-export interface Customer {
-  id: string;
-  tenantId: string;
+/** A customer's own columns; id, tenant, custom fields, version and times are every entity's. */
+export interface CustomerFields {
   name: string;
   email: string;
-  customFields: Record<string, unknown>;
-  version: number;
-  createdAt: Date;
-  updatedAt: Date;
 }
 
-export interface CustomerChanges {
-  expectedVersion?: number;
+/** Exact-match list filters. */
+export interface CustomerExactFilter {
   name?: string;
   email?: string;
-  /** Validated values of the supplied keys only; merged over the stored ones. */
-  customFields?: Record<string, unknown>;
 }
 
-export interface CustomerListQuery {
-  name?: string;
-  email?: string;
-  customFilter: ParsedFilter;
-}
-
-export interface CustomerStorePort {
-  insert(customer: Customer): Promise<void>;
-  find(tenantId: string, id: string): Promise<Customer | undefined>;
-  update(tenantId: string, id: string, changes: CustomerChanges, at: Date): Promise<Customer | undefined>;
-  list(tenantId: string, query: CustomerListQuery, after: Cursor | undefined, limit: number): Promise<Customer[]>;
-}
+export type Customer = CustomFieldEntity<CustomerFields>;
+export type CustomerListQuery = CustomFieldEntityQuery<CustomerExactFilter>;
+export type CustomerStorePort = CustomFieldEntityStore<CustomerFields, CustomerExactFilter>;

@@ -16,6 +16,23 @@ export interface CreateDefinitionInput extends DefinitionFields {
  * same key is FIELD_KEY_EXISTS.
  */
 export async function createDefinition(deps: CustomFieldsDeps, actor: Actor, input: CreateDefinitionInput): Promise<FieldDefinition> {
+  // Read from the database, not the cache: a check must see what is stored now.
+  const siblings = await deps.store.listLive(actor.tenantId, input.entityType);
+  const def = checkedNewDefinition(deps, actor, input, siblings);
+  const now = def.createdAt;
+  const audit = { definitionId: def.id, action: "CREATED" as const, actor, oldVersion: null, newVersion: 1, changes: { new: def }, at: now };
+  // An indexed field's index is built later by the worker (custom-field-index-builder.ts).
+  const guard = indexedFieldGuard(deps, undefined, def);
+  await withInvalidation(deps, actor.tenantId, def.entityType, () => deps.store.insert(def, audit, guard));
+  return def;
+}
+
+/**
+ * The definition `input` describes at version 1, checked against `siblings` (the other live
+ * definitions of its entity type) with every violation thrown at once, as a create refuses it.
+ * A preview checks its draft with this too.
+ */
+export function checkedNewDefinition(deps: CustomFieldsDeps, actor: Actor, input: CreateDefinitionInput, siblings: readonly FieldDefinition[]): FieldDefinition {
   const { entityType, fieldKey, ...fields } = input;
   const { changes, violations: parseViolations } = parseChanges(fields);
   const now = deps.now();
@@ -33,14 +50,8 @@ export async function createDefinition(deps: CustomFieldsDeps, actor: Actor, inp
     updatedAt: now,
   };
   dropUndefined(def);
-  // Read from the database, not the cache: a check must see what is stored now.
-  const siblings = await deps.store.listLive(actor.tenantId, entityType);
   const violations = mergeViolations(parseViolations, checkDefinition(def, siblings, limitsOf(deps)));
   if (violations.length > 0) throw definitionError(violations);
-  const audit = { definitionId: def.id, action: "CREATED" as const, actor, oldVersion: null, newVersion: 1, changes: { new: def }, at: now };
-  // An indexed field's index is built later by the worker (custom-field-index-builder.ts).
-  const guard = indexedFieldGuard(deps, undefined, def);
-  await withInvalidation(deps, actor.tenantId, entityType, () => deps.store.insert(def, audit, guard));
   return def;
 }
 

@@ -3,6 +3,8 @@ import { AppError } from "../../domain/errors.js";
 import type { FieldDefinition } from "../../domain/customfields/definition.js";
 import { DEFAULT_CUSTOM_FIELD_LIMITS, type CustomFieldLimits } from "../../domain/customfields/limits.js";
 import type { DefinitionCache } from "./definition-cache.js";
+import { profileContext } from "../../domain/organization/profile.js";
+import type { OrganizationProfileStorePort } from "../organization/port.js";
 import type { FieldDefinitionStorePort } from "./port.js";
 
 
@@ -18,6 +20,8 @@ export interface CustomFieldsDeps {
   warn(message: string, error: unknown): void;
   /** Pattern and formula bounds from configuration; the domain's defaults without them. */
   limits?: CustomFieldLimits;
+  /** The tenants' organization profiles, which rules and formulas see as `organization`. */
+  organizations?: Pick<OrganizationProfileStorePort, "find">;
 }
 
 export function limitsOf(deps: CustomFieldsDeps): CustomFieldLimits {
@@ -27,6 +31,16 @@ export function limitsOf(deps: CustomFieldsDeps): CustomFieldLimits {
 /** The definitions the values and filters of an entity type are checked against, through the cache. */
 export function cachedDefinitions(deps: CustomFieldsDeps, tenantId: string, entityType: string): Promise<FieldDefinition[]> {
   return deps.cache.get(tenantId, entityType, () => deps.store.listLive(tenantId, entityType));
+}
+
+/**
+ * The tenant's stored organization profile for the rule context, read per call (one primary-key
+ * read; not cached, so an update is seen at once); undefined without one, which leaves a caller's
+ * `organization` key in place.
+ */
+export async function organizationContext(deps: CustomFieldsDeps, tenantId: string): Promise<Record<string, unknown> | undefined> {
+  const profile = await deps.organizations?.find(tenantId);
+  return profile ? profileContext(profile) : undefined;
 }
 
 /** Another tenant's definition behaves exactly like one that does not exist. */

@@ -1,6 +1,6 @@
 import type { Actor } from "../../domain/actor.js";
 import { validateForUpdate } from "../../domain/customfields/values.js";
-import { cachedDefinitions, limitsOf, type CustomFieldsDeps } from "./deps.js";
+import { cachedDefinitions, limitsOf, organizationContext, type CustomFieldsDeps } from "./deps.js";
 import type { ValuesInput } from "./resolve-values.js";
 import { ruleContext } from "./rule-context.js";
 
@@ -8,5 +8,6 @@ import { ruleContext } from "./rule-context.js";
 export async function validateValues(deps: CustomFieldsDeps, actor: Actor, input: ValuesInput): Promise<Record<string, unknown>> {
   const defs = await cachedDefinitions(deps, actor.tenantId, input.entityType);
   const now = deps.now();
-  return validateForUpdate(defs, input.customFields, ruleContext(actor, input.context, now), now, limitsOf(deps));
+  const context = ruleContext(actor, input.context, now, await organizationContext(deps, actor.tenantId));
+  return validateForUpdate(defs, input.customFields, context, now, limitsOf(deps));
 }

@@ -11,7 +11,8 @@ import { valuesEqual } from "./compare.js";
 import { computedOrder } from "./computed-graph.js";
 import type { FieldDefinition } from "./definition.js";
 import { DEFAULT_FORMULA_LIMITS, FormulaBudget, isFormulaLimitError, type FormulaLimits } from "./formula-budget.js";
-import { formulaOf, type CompiledFormula, type FormulaScope } from "./formula.js";
+import { formulaOf, type CompiledFormula, type FormulaScope, type FormulaValue } from "./formula.js";
+import { readBareName } from "./formula-eval.js";
 import type { RuleContext } from "./conditions.js";
 import { coerceValue } from "./value-checks.js";
 
@@ -51,6 +52,25 @@ export function computeValues(
     if (!changed) return { passes: pass, settled: true };
   }
   return { passes: MAX_PASSES, settled: false };
+}
+
+/**
+ * The formula of a computed field and what each bare name in it reads from `values` and the
+ * context, through the interpreter's own lookup; undefined for a formula that no longer checks.
+ */
+export function formulaInputs(
+  def: FieldDefinition,
+  values: ReadonlyMap<string, unknown>,
+  context: RuleContext,
+  now: Date,
+): { source: string; inputs: Record<string, FormulaValue> } | undefined {
+  const formula = compiled(def);
+  if (!formula) return undefined;
+  const fields: Record<string, unknown> = Object.create(null);
+  for (const [key, value] of values) fields[key] = value;
+  const inputs: Record<string, FormulaValue> = Object.create(null);
+  for (const name of formula.dependencies) inputs[name] = readBareName(name, { fields, context, now });
+  return { source: formula.source, inputs };
 }
 
 function evaluationOrder(defs: readonly FieldDefinition[]): FieldDefinition[] {

@@ -32,7 +32,10 @@ export function isConditionOperator(name: unknown): name is ConditionOperator {
   return typeof name === "string" && (CONDITION_OPERATORS as readonly string[]).includes(name);
 }
 
-/** The context a rule sees: entity, user, organization, timestamp and caller-supplied keys. */
+/**
+ * The context a rule sees: entity (its standard fields and `customFields` as resolved so far),
+ * user, organization, timestamp and caller-supplied keys (docs/custom-fields.md).
+ */
 export type RuleContext = Readonly<Record<string, unknown>>;
 
 export function applyOperator(operator: string, actual: unknown, expected: unknown): boolean {
@@ -68,16 +71,40 @@ export function applyOperator(operator: string, actual: unknown, expected: unkno
   }
 }
 
-export function evaluateCondition(condition: Condition, context: RuleContext): boolean {
-  return applyOperator(condition.operator, getPath(context, condition.field), condition.value);
+/** One condition as evaluated, for an explanation: what it expected, what it found, whether it held. */
+export interface ConditionTrace {
+  field: string;
+  operator: string;
+  expected: unknown;
+  actual: unknown;
+  held: boolean;
 }
 
-/** AND of no conditions holds, OR of no conditions does not (the usual identities). */
-export function evaluateGroup(group: ConditionGroup, context: RuleContext): boolean {
+export function evaluateCondition(condition: Condition, context: RuleContext): boolean {
+  return traceCondition(condition, context).held;
+}
+
+export function traceCondition(condition: Condition, context: RuleContext): ConditionTrace {
+  const actual = getPath(context, condition.field);
+  const held = applyOperator(condition.operator, actual, condition.value);
+  return { field: condition.field, operator: condition.operator, expected: condition.value, actual, held };
+}
+
+/**
+ * AND of no conditions holds, OR of no conditions does not (the usual identities). With `trace`,
+ * every condition is evaluated and recorded (no short circuit: evaluation is pure, so the answer
+ * is the same) for an explanation of why the group held or not.
+ */
+export function evaluateGroup(group: ConditionGroup, context: RuleContext, trace?: ConditionTrace[]): boolean {
   const conditions = group.conditions ?? [];
-  if (group.operator === "OR") return conditions.some((c) => evaluateCondition(c, context));
-  if (group.operator === "AND") return conditions.every((c) => evaluateCondition(c, context));
-  return false;
+  if (group.operator !== "OR" && group.operator !== "AND") return false;
+  if (trace === undefined) {
+    if (group.operator === "OR") return conditions.some((c) => evaluateCondition(c, context));
+    return conditions.every((c) => evaluateCondition(c, context));
+  }
+  const traced = conditions.map((c) => traceCondition(c, context));
+  trace.push(...traced);
+  return group.operator === "OR" ? traced.some((t) => t.held) : traced.every((t) => t.held);
 }
 
 function ordered(actual: unknown, expected: unknown, test: (order: number) => boolean): boolean {

@@ -48,7 +48,7 @@ function evaluate(expr: Expr, scope: BudgetedScope): FormulaValue {
     case "constant":
       return expr.value;
     case "field":
-      return toFormulaValue(lookupName(expr.name, scope, "fields-first"));
+      return readBareName(expr.name, scope);
     case "path":
       return toFormulaValue(lookupPath(expr.root, expr.segments, scope));
     case "unary":
@@ -60,6 +60,11 @@ function evaluate(expr: Expr, scope: BudgetedScope): FormulaValue {
     case "call":
       return callFunction(expr.name, expr.args.map((arg) => evaluate(arg, scope)), scope);
   }
+}
+
+/** What a bare name in a formula reads; also used to explain a computed value's inputs. */
+export function readBareName(name: string, scope: FormulaScope): FormulaValue {
+  return toFormulaValue(lookupName(name, scope, "fields-first"));
 }
 
 /** A bare name is a field key first; a path root (entity, user, ...) is a context key first. */

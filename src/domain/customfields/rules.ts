@@ -2,7 +2,7 @@
  * Conditional rules: which outcome applies in a context, and the field's effective settings once
  * the outcome is merged over its static ones.
  */
-import { evaluateGroup, type RuleContext } from "./conditions.js";
+import { evaluateGroup, type ConditionTrace, type RuleContext } from "./conditions.js";
 import type { FieldDefinition, FieldValidation, Rule, RuleOutcome } from "./definition.js";
 
 export interface RuleMatch {
@@ -10,6 +10,8 @@ export interface RuleMatch {
   ruleName: string;
   /** Whether the outcome is a matched rule's `then` (true) or a fallback `else` (false). */
   matched: boolean;
+  /** The conditions of the rule that gave the outcome, each with whether it held. */
+  conditions: ConditionTrace[];
 }
 
 /** Higher priority first; equal priorities keep their stored order (Array.sort is stable). */
@@ -30,11 +32,16 @@ export function sortRules(rules: readonly Rule[]): Rule[] {
  */
 export function evaluateRules(rules: readonly Rule[], context: RuleContext): RuleMatch | undefined {
   const sorted = sortRules(rules);
+  const traces = new Map<Rule, ConditionTrace[]>();
   for (const rule of sorted) {
-    if (evaluateGroup(rule.when, context)) return { outcome: rule.then ?? {}, ruleName: rule.name, matched: true };
+    const trace: ConditionTrace[] = [];
+    traces.set(rule, trace);
+    if (evaluateGroup(rule.when, context, trace)) {
+      return { outcome: rule.then ?? {}, ruleName: rule.name, matched: true, conditions: trace };
+    }
   }
   for (const rule of sorted) {
-    if (rule.else) return { outcome: rule.else, ruleName: rule.name, matched: false };
+    if (rule.else) return { outcome: rule.else, ruleName: rule.name, matched: false, conditions: traces.get(rule) ?? [] };
   }
   return undefined;
 }
@@ -46,6 +53,10 @@ export interface EffectiveField {
   defaultValue: unknown;
   /** The rule whose outcome supplied the default; absent for the static default. */
   defaultFromRule?: string;
+  /** That rule with its conditions, for an explanation. */
+  defaultMatch?: RuleMatch;
+  /** The validation rule whose outcome applies, with its conditions, for an explanation. */
+  validationMatch?: RuleMatch;
   /** The rule whose outcome made the field required, for the violation's `rule`. */
   requiredByRule?: string;
 }
@@ -65,7 +76,11 @@ export function effectiveField(def: FieldDefinition, context: RuleContext): Effe
     validation: mergeValidation(def.validation ?? {}, outcome.validation),
     defaultValue: fallback.value,
   };
-  if (fallback.rule !== undefined) result.defaultFromRule = fallback.rule;
+  if (validationMatch) result.validationMatch = validationMatch;
+  if (fallback.rule !== undefined) {
+    result.defaultFromRule = fallback.rule.ruleName;
+    result.defaultMatch = fallback.rule;
+  }
   if (outcome.required === true && validationMatch) result.requiredByRule = validationMatch.ruleName;
   return result;
 }
@@ -87,11 +102,11 @@ export function mergeValidation(base: FieldValidation, override: FieldValidation
 }
 
 /** defaultRules count only under the RULE_BASED strategy; the static default is their fallback. */
-function effectiveDefault(def: FieldDefinition, context: RuleContext): { value: unknown; rule?: string } {
+function effectiveDefault(def: FieldDefinition, context: RuleContext): { value: unknown; rule?: RuleMatch } {
   if (def.defaultStrategy === "RULE_BASED") {
     const match = evaluateRules(def.defaultRules ?? [], context);
     if (match && match.outcome.defaultValue !== undefined) {
-      return { value: match.outcome.defaultValue, rule: match.ruleName };
+      return { value: match.outcome.defaultValue, rule: match };
     }
   }
   if (def.defaultStrategy === "COMPUTED") return { value: undefined };

@@ -13,10 +13,34 @@ type CheckedDefinition = Pick<FieldDefinition, "fieldType" | "uiConfig">;
 
 /** Type check, coercion, then constraints of `validation` (a pattern runs as `patterns` says). */
 export function checkValue(def: CheckedDefinition, raw: unknown, validation: FieldValidation, patterns?: PatternUse): Checked {
+  return checkValueTraced(def, raw, validation, patterns).checked;
+}
+
+/** One constraint checked on a value, by its name in FieldValidation ("type" for the type check). */
+export interface ConstraintCheck {
+  name: string;
+  passed: boolean;
+}
+
+/**
+ * checkValue with the constraints it checked, in order, for an explanation: those before the
+ * first failure passed, the failing one did not, later ones were not checked and are not listed.
+ */
+export function checkValueTraced(
+  def: CheckedDefinition,
+  raw: unknown,
+  validation: FieldValidation,
+  patterns?: PatternUse,
+): { checked: Checked; constraints: ConstraintCheck[] } {
   const typed = coerceValue(def, raw);
-  if (!typed.ok) return typed;
-  const problem = constraintProblem(def.fieldType, typed.value, validation, patterns);
-  return problem === undefined ? typed : { ok: false, description: problem };
+  const constraints: ConstraintCheck[] = [{ name: "type", passed: typed.ok }];
+  if (!typed.ok) return { checked: typed, constraints };
+  for (const check of constraintChecks(def.fieldType, typed.value, validation, patterns)) {
+    const problem = check.problem();
+    constraints.push({ name: check.name, passed: problem === undefined });
+    if (problem !== undefined) return { checked: fail(problem), constraints };
+  }
+  return { checked: typed, constraints };
 }
 
 /** The type check alone, giving the stored form of the value. */
@@ -68,27 +92,44 @@ function coerceSelect(def: CheckedDefinition, raw: unknown): Checked {
   return fail(`must be one of: ${listForMessage(options.map((option) => option.value))}`);
 }
 
-function constraintProblem(type: FieldType, value: unknown, validation: FieldValidation, patterns?: PatternUse): string | undefined {
-  if (type === "STRING" && typeof value === "string") return stringProblem(value, validation, patterns);
-  if (type === "NUMBER" && typeof value === "number") return numberProblem(value, validation);
-  if (type === "DATE" && typeof value === "string") return dateProblem(value, validation);
-  return undefined;
+interface NamedCheck {
+  name: keyof FieldValidation;
+  problem: () => string | undefined;
 }
 
-function stringProblem(value: string, v: FieldValidation, patterns?: PatternUse): string | undefined {
+/** The constraints that apply to the value's type, in the table's order. */
+function constraintChecks(type: FieldType, value: unknown, validation: FieldValidation, patterns?: PatternUse): NamedCheck[] {
+  if (type === "STRING" && typeof value === "string") return stringChecks(value, validation, patterns);
+  if (type === "NUMBER" && typeof value === "number") return numberChecks(value, validation);
+  if (type === "DATE" && typeof value === "string") return dateChecks(value, validation);
+  return [];
+}
+
+function stringChecks(value: string, v: FieldValidation, patterns?: PatternUse): NamedCheck[] {
   // Lengths count characters (code points), not UTF-16 units, as a user would.
-  const length = [...value].length;
-  if (v.minLength !== undefined && length < v.minLength) return `must be at least ${v.minLength} characters long`;
-  if (v.maxLength !== undefined && length > v.maxLength) return `must be at most ${v.maxLength} characters long`;
-  if (v.pattern !== undefined && v.pattern !== "") {
-    const matched = patternMatches(v.pattern, value, patterns);
-    if (matched === undefined) return `cannot be checked: the field's pattern is not usable`;
-    if (!matched) return `must match the pattern ${v.pattern}`;
+  const length = (): number => [...value].length;
+  const checks: NamedCheck[] = [];
+  const { minLength, maxLength, pattern } = v;
+  if (minLength !== undefined) {
+    checks.push({ name: "minLength", problem: () => (length() < minLength ? `must be at least ${minLength} characters long` : undefined) });
   }
-  if (v.enum !== undefined && v.enum.length > 0 && !v.enum.includes(value)) {
-    return `must be one of: ${listForMessage(v.enum)}`;
+  if (maxLength !== undefined) {
+    checks.push({ name: "maxLength", problem: () => (length() > maxLength ? `must be at most ${maxLength} characters long` : undefined) });
   }
-  return undefined;
+  if (pattern !== undefined && pattern !== "") {
+    checks.push({ name: "pattern", problem: () => patternProblem(pattern, value, patterns) });
+  }
+  const allowed = v.enum;
+  if (allowed !== undefined && allowed.length > 0) {
+    checks.push({ name: "enum", problem: () => (allowed.includes(value) ? undefined : `must be one of: ${listForMessage(allowed)}`) });
+  }
+  return checks;
+}
+
+function patternProblem(pattern: string, value: string, patterns?: PatternUse): string | undefined {
+  const matched = patternMatches(pattern, value, patterns);
+  if (matched === undefined) return `cannot be checked: the field's pattern is not usable`;
+  return matched ? undefined : `must match the pattern ${pattern}`;
 }
 
 /** A stored pattern refused by the engine fails the check rather than the whole request. */
@@ -101,18 +142,22 @@ function patternMatches(pattern: string, value: string, patterns?: PatternUse): 
   }
 }
 
-function numberProblem(value: number, v: FieldValidation): string | undefined {
-  if (v.min !== undefined && value < v.min) return `must be at least ${v.min}`;
-  if (v.max !== undefined && value > v.max) return `must be at most ${v.max}`;
-  return undefined;
+function numberChecks(value: number, v: FieldValidation): NamedCheck[] {
+  const checks: NamedCheck[] = [];
+  const { min, max } = v;
+  if (min !== undefined) checks.push({ name: "min", problem: () => (value < min ? `must be at least ${min}` : undefined) });
+  if (max !== undefined) checks.push({ name: "max", problem: () => (value > max ? `must be at most ${max}` : undefined) });
+  return checks;
 }
 
 /** minDate and maxDate are days: an instant is compared by its UTC calendar day. */
-function dateProblem(value: string, v: FieldValidation): string | undefined {
+function dateChecks(value: string, v: FieldValidation): NamedCheck[] {
   const day = parseDateText(value)?.day ?? value;
-  if (v.minDate !== undefined && day < v.minDate) return `must be on or after ${v.minDate}`;
-  if (v.maxDate !== undefined && day > v.maxDate) return `must be on or before ${v.maxDate}`;
-  return undefined;
+  const checks: NamedCheck[] = [];
+  const { minDate, maxDate } = v;
+  if (minDate !== undefined) checks.push({ name: "minDate", problem: () => (day < minDate ? `must be on or after ${minDate}` : undefined) });
+  if (maxDate !== undefined) checks.push({ name: "maxDate", problem: () => (day > maxDate ? `must be on or before ${maxDate}` : undefined) });
+  return checks;
 }
 
 const MAX_JSON_DEPTH = 64;

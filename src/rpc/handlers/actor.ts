@@ -5,5 +5,7 @@ import { principalKey, requestIdKey, requirePrincipal } from "../principal.js";
 /** The caller as the use cases see it: tenant and actor from the token, the request id. */
 export function actorOf(ctx: HandlerContext): Actor {
   const principal = requirePrincipal(ctx.values.get(principalKey));
-  return { tenantId: principal.tenantId, actorId: principal.actorId, requestId: ctx.values.get(requestIdKey) || undefined };
+  const actor: Actor = { tenantId: principal.tenantId, actorId: principal.actorId, requestId: ctx.values.get(requestIdKey) || undefined };
+  if (principal.profile) actor.profile = principal.profile;
+  return actor;
 }

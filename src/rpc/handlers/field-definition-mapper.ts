@@ -4,7 +4,7 @@
  * here: which fields an update gives is a question of the contract, not of the domain.
  */
 import { create, fromJson, toJson, type JsonValue, type MessageInitShape } from "@bufbuild/protobuf";
-import { timestampFromDate, ValueSchema, type Value } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate, ValueSchema, type Value } from "@bufbuild/protobuf/wkt";
 import type {
   CreateFieldDefinitionRequest,
   UpdateFieldDefinitionRequest,
@@ -23,7 +23,14 @@ import {
 import type { CreateDefinitionInput } from "../../app/customfields/create-definition.js";
 import type { DefinitionFields } from "../../app/customfields/definition-input.js";
 import type { UpdateDefinitionInput } from "../../app/customfields/update-definition.js";
-import { defaultStrategyToApi, fieldTypeToApi, toKebab } from "../../domain/customfields/casing.js";
+import {
+  defaultStrategyToApi,
+  fieldTypeToApi,
+  parseDefaultStrategy,
+  parseFieldType,
+  toKebab,
+  type Parsed,
+} from "../../domain/customfields/casing.js";
 import type {
   FieldDefinition,
   FieldValidation,
@@ -108,6 +115,43 @@ function toValue(value: unknown): Value {
 }
 
 // ---- in ----
+
+/**
+ * A definition as the API answered it, back in domain terms: what an offline client evaluates
+ * with the server's own code. Enum values come back in either documented casing.
+ */
+export function fromDefinitionMessage(msg: FieldDefinitionMessage): FieldDefinition {
+  const def: FieldDefinition = {
+    id: msg.id,
+    tenantId: msg.tenantId,
+    entityType: msg.entityType,
+    fieldKey: msg.fieldKey,
+    fieldLabel: msg.fieldLabel,
+    fieldType: parsedOrThrow(parseFieldType(msg.fieldType)),
+    isRequired: msg.isRequired,
+    displayOrder: msg.displayOrder,
+    defaultStrategy: parsedOrThrow(parseDefaultStrategy(msg.defaultStrategy)),
+    defaultRules: msg.defaultRules.map(fromRule),
+    validation: fromValidation(msg.validation),
+    validationRules: msg.validationRules.map(fromRule),
+    uiConfig: fromUiConfig(msg.uiConfig),
+    isActive: msg.isActive,
+    indexed: msg.indexed,
+    version: msg.version,
+    createdAt: msg.createdAt ? timestampDate(msg.createdAt) : new Date(0),
+    updatedAt: msg.updatedAt ? timestampDate(msg.updatedAt) : new Date(0),
+  };
+  if (msg.description !== undefined) def.description = msg.description;
+  if (msg.defaultValue !== undefined) def.defaultValue = msg.defaultValue;
+  if (msg.computedFormula !== undefined) def.computedFormula = msg.computedFormula;
+  if (msg.deletedAt) def.deletedAt = timestampDate(msg.deletedAt);
+  return def;
+}
+
+function parsedOrThrow<T>(parsed: Parsed<T>): T {
+  if (!parsed.ok) throw validationFailed([parsed.violation]);
+  return parsed.value;
+}
 
 export function createInput(req: CreateFieldDefinitionRequest): CreateDefinitionInput {
   return {

@@ -2,7 +2,9 @@ import { ScalarType, type DescEnum, type DescField, type DescMessage, type DescS
 import { Code } from "@connectrpc/connect";
 import { codeToString } from "@connectrpc/connect/protocol-connect";
 import { CustomersService } from "../../../gen/customers/v1/customers_service_pb.js";
+import { ProductsService } from "../../../gen/products/v1/products_service_pb.js";
 import { CustomFieldsService } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
+import { OrganizationService } from "../../../gen/customfields/v1/organization_service_pb.js";
 import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
 import { WebhookService } from "../../../gen/filestorage/v1/webhooks_service_pb.js";
 import { AuditService } from "../../../gen/filestorage/v1/audit_service_pb.js";
@@ -11,7 +13,7 @@ import { methodPermissions } from "../permissions.js";
 import { routesOf, type HttpRoute } from "../rest/http-routes.js";
 
 /** The services of the JSON API: the REST handler serves them and the document describes them. */
-export const jsonApiServices: DescService[] = [FileStorageService, AuditService, WebhookService, CustomFieldsService, CustomersService];
+export const jsonApiServices: DescService[] = [FileStorageService, AuditService, WebhookService, CustomFieldsService, OrganizationService, CustomersService, ProductsService];
 
 /**
  * The OpenAPI 3.1 document of the JSON API, derived from the descriptors and their

@@ -81,8 +81,9 @@ function matchPath(route: HttpRoute, parts: string[], verb: string | undefined):
   return params;
 }
 
+/** A custom verb counts as a literal: `{entity_type}:sync` wins over `{entity_type}` for "Customer:sync". */
 function literalCount(route: HttpRoute): number {
-  return route.segments.filter((s) => "literal" in s).length;
+  return route.segments.filter((s) => "literal" in s).length + (route.verb === undefined ? 0 : 1);
 }
 
 export type MatchResult =

@@ -48,7 +48,12 @@ describe("compileFilterSql", () => {
       ["2024-01-01", "2024-12-31"],
     ],
     ["contains", { fieldKey: "name", fieldType: "STRING", operator: "contains", values: ["50%_a\\b"] }, `${txt} LIKE ? ESCAPE '\\'`, ["%50\\%\\_a\\\\b%"]],
-    ["icontains", { fieldKey: "name", fieldType: "STRING", operator: "icontains", values: ["Ada"] }, `${txt} ILIKE ? ESCAPE '\\'`, ["%Ada%"]],
+    [
+      "icontains: both sides folded by casefold under pg_unicode_fast, not ILIKE (ASCII-only under the C locale)",
+      { fieldKey: "name", fieldType: "STRING", operator: "icontains", values: ["Ärger_%"] },
+      `casefold(${txt} COLLATE pg_unicode_fast) LIKE casefold(?::text COLLATE pg_unicode_fast) ESCAPE '\\'`,
+      ["%Ärger\\_\\%%"],
+    ],
     ["startswith", { fieldKey: "name", fieldType: "STRING", operator: "startswith", values: ["A_"] }, `${txt} LIKE ? ESCAPE '\\'`, ["A\\_%"]],
     ["endswith", { fieldKey: "name", fieldType: "STRING", operator: "endswith", values: ["a%"] }, `${txt} LIKE ? ESCAPE '\\'`, ["%a\\%"]],
     [

@@ -13,8 +13,17 @@ const city = { entityType: "Customer", fieldKey: "city", fieldType: "STRING" as 
 describe("wantedIndexes", () => {
   it("one concurrent build per name, shared by tenants with the same field", () => {
     const wanted = wantedIndexes([amount, city, { ...amount }]);
-    expect(wanted.map((w) => w.name)).toEqual(["customers_cf_num_amount", "customers_cf_txt_city"]);
-    expect(wanted[0].ddl).toMatch(/^CREATE INDEX CONCURRENTLY IF NOT EXISTS customers_cf_num_amount ON customers \(tenant_id, /);
+    expect(wanted.map((w) => w.name)).toEqual(["customers_cf_fold_city", "customers_cf_num_amount", "customers_cf_txt_city"]);
+    expect(wanted[1].ddl).toMatch(/^CREATE INDEX CONCURRENTLY IF NOT EXISTS customers_cf_num_amount ON customers \(tenant_id, /);
+  });
+
+  it("a text field also gets a trigram index on its folded text, for icontains", () => {
+    const [fold] = wantedIndexes([city]);
+    expect(fold.ddl).toBe(
+      "CREATE INDEX CONCURRENTLY IF NOT EXISTS customers_cf_fold_city ON customers USING gin " +
+        "(casefold((CASE WHEN jsonb_typeof(custom_fields->'city') = 'string' THEN custom_fields->>'city' END) COLLATE pg_unicode_fast) gin_trgm_ops)",
+    );
+    expect(wantedIndexes([amount]).map((w) => w.name)).toEqual(["customers_cf_num_amount"]);
   });
 
   it("wants nothing for types the GIN index serves or entity types without a table", () => {
@@ -27,7 +36,8 @@ describe("wantedIndexes", () => {
 });
 
 describe("planIndexSteps", () => {
-  const wanted = wantedIndexes([amount, city]);
+  // The trigram index of a text field is planned like any other; these cases use the btree ones.
+  const wanted = wantedIndexes([amount, city]).filter((w) => !w.name.includes("_fold_"));
   const managed = (name: string, valid: boolean | null, retryAt: Date | null = null): ManagedIndex => ({ name, valid, retryAt });
 
   it("builds what is missing, drops and rebuilds what a killed build left INVALID, leaves valid ones", () => {
@@ -46,7 +56,7 @@ describe("planIndexSteps", () => {
   });
 
   it("drops only its own indexes that no definition wants, after the builds", () => {
-    const steps = planIndexSteps(wantedIndexes([city]), [managed("customers_cf_num_amount", true), managed("customers_cf_txt_city", null)], now);
+    const steps = planIndexSteps(wantedIndexes([{ ...city, fieldType: "DATE" }]), [managed("customers_cf_num_amount", true), managed("customers_cf_txt_city", null)], now);
     expect(steps.map((s) => [s.kind, s.name])).toEqual([
       ["build", "customers_cf_txt_city"],
       ["drop", "customers_cf_num_amount"],

@@ -244,3 +244,98 @@ describe("definitions and integration calls over a typed client", () => {
     });
   });
 });
+
+describe("ExplainValuesForCreate", () => {
+  const goldDiscount = {
+    entityType: "Customer",
+    fieldKey: "discount",
+    fieldLabel: "Discount",
+    fieldType: "number",
+    defaultStrategy: "RULE_BASED",
+    defaultValue: "0",
+    defaultRules: [
+      {
+        name: "gold-sales",
+        priority: 1,
+        when: {
+          operator: "AND",
+          conditions: [
+            { field: "entity.customFields.tier", operator: "equals", value: "gold" },
+            { field: "user.role", operator: "equals", value: "sales" },
+          ],
+        },
+        then: { defaultValue: 15 },
+      },
+    ],
+    displayOrder: 3,
+  };
+  const points = {
+    entityType: "Customer",
+    fieldKey: "points",
+    fieldLabel: "Points",
+    fieldType: "number",
+    defaultStrategy: "COMPUTED",
+    computedFormula: "discount * 2",
+    validation: { max: 10 },
+    displayOrder: 4,
+  };
+
+  beforeEach(async () => {
+    await createRest({ ...tierBody, defaultValue: "gold" });
+    await createRest(goldDiscount);
+    await createRest(points);
+  });
+
+  it("answers where each value came from, with the rule's conditions and the formula's inputs, and reports violations as data", async () => {
+    const sales = await api.token("t1", { user: "bob", profile: { role: "sales" } });
+    const res = await api.rest("POST", "/api/v1/custom-fields/Customer:explain", { token: sales, body: { customFields: { points: 1 } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.reason).toBe("CUSTOM_FIELD_VALIDATION_FAILED");
+    expect(res.body.violations).toEqual([{ field: "customFields.points", description: "must be at most 10" }]);
+    expect(res.body.customFields).toEqual({ tier: "gold", discount: 15 });
+    const [tier, discount, computed] = res.body.fields;
+    expect(tier).toMatchObject({ fieldKey: "tier", source: "STATIC_DEFAULT", value: "gold", constraints: [{ name: "type", passed: true }], userValueIgnored: false });
+    expect(discount).toMatchObject({
+      fieldKey: "discount",
+      source: "RULE",
+      value: 15,
+      defaultRule: {
+        name: "gold-sales",
+        matched: true,
+        conditions: [
+          { field: "entity.customFields.tier", operator: "equals", expected: "gold", actual: "gold", held: true },
+          { field: "user.role", operator: "equals", expected: "sales", actual: "sales", held: true },
+        ],
+      },
+    });
+    expect(computed).toEqual({
+      fieldKey: "points",
+      source: "COMPUTED",
+      formula: { source: "discount * 2", inputs: { discount: 15 } },
+      constraints: [{ name: "type", passed: true }, { name: "max", passed: false }],
+      violation: { field: "customFields.points", description: "must be at most 10" },
+      userValueIgnored: true,
+    });
+    // The resolve of the same inputs refuses with the same violation.
+    const resolve = await api.rest("POST", "/api/v1/custom-fields/Customer:resolve", { token: sales, body: { customFields: {} } });
+    expect([resolve.status, reasonOf(resolve.body), violationsOf(resolve.body)]).toEqual([400, "CUSTOM_FIELD_VALIDATION_FAILED", ["customFields.points"]]);
+  });
+
+  it("takes user.* from the token's claims, and answers an accepted create with no reason", async () => {
+    const fields = api.client(CustomFieldsService, await api.token("t1", { user: "carol", profile: { name: "Carol", email: "c@example.com", role: "viewer", branch_id: "b-7" } }));
+    await fields.createFieldDefinition({ entityType: "Customer", fieldKey: "owner", fieldLabel: "Owner", fieldType: "computed", computedFormula: "user.name + ' <' + user.email + '> ' + user.branchId + ' ' + user.id", displayOrder: 5 });
+    const explained = await fields.explainValuesForCreate({ entityType: "Customer", customFields: {}, context: { user: { name: "forged" } } });
+    expect(explained.reason).toBe("");
+    expect(explained.violations).toEqual([]);
+    expect(explained.customFields).toEqual({ tier: "gold", discount: 0, points: 0, owner: "Carol <c@example.com> b-7 carol" });
+    const discount = explained.fields.find((f) => f.fieldKey === "discount");
+    expect(discount?.source).toBe("STATIC_DEFAULT");
+    const resolved = await fields.resolveValuesForCreate({ entityType: "Customer", customFields: {} });
+    expect(resolved.customFields).toEqual(explained.customFields);
+  });
+
+  it("needs the read permission like ResolveValuesForCreate", async () => {
+    const writer = api.client(CustomFieldsService, await api.token("t1", { perms: ["custom_field_definition:CREATE"] }));
+    expect(await refusalOf(writer.explainValuesForCreate({ entityType: "Customer" }))).toMatchObject({ code: "PermissionDenied", reason: "PERMISSION_DENIED" });
+  });
+});

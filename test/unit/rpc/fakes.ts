@@ -1,12 +1,13 @@
 /**
- * In-memory fakes of the ports behind the RPC handlers that have none elsewhere (customers,
+ * In-memory fakes of the ports behind the RPC handlers that have none elsewhere (customers, products,
  * webhook endpoints, the lifecycle client, readiness). Each keeps the rule of its real adapter
  * that the API shows: every read scoped by tenant, versions checked on write, newest first.
  * The SQL itself (and custom field filters, which compile to SQL) is the adapters' and is
  * tested against PostgreSQL in test/integration.
  */
 import type { AuditEntryView, AuditTrail } from "../../../src/app/audit/port.js";
-import type { Customer, CustomerChanges, CustomerListQuery, CustomerStorePort } from "../../../src/app/customers/port.js";
+import type { CustomerExactFilter, CustomerFields, CustomerStorePort } from "../../../src/app/customers/port.js";
+import type { CustomFieldEntity, CustomFieldEntityChanges, CustomFieldEntityQuery, CustomFieldEntityStore } from "../../../src/app/entities/port.js";
 import type { FileStorageDeps } from "../../../src/app/files/deps.js";
 import type { Readiness } from "../../../src/app/readiness.js";
 import type { NewWebhookEndpoint, SecretRotation, WebhookEndpointChanges, WebhookEndpointStorePort } from "../../../src/app/webhooks/port.js";
@@ -14,6 +15,8 @@ import type { Cursor } from "../../../src/domain/pagination.js";
 import type { WebhookEndpointView } from "../../../src/domain/webhooks/endpoint.js";
 import type { AuditQuery } from "../../../src/domain/audit/audit-query.js";
 import type { FakeObjects } from "../files/lifecycle/fakes.js";
+import type { OrganizationProfileStorePort } from "../../../src/app/organization/port.js";
+import { defaultProfile, type OrganizationProfile, type OrganizationProfileChanges } from "../../../src/domain/organization/profile.js";
 
 /** Newest first, then by id: the keyset order of every list. */
 function newestFirst<T extends { id: string }>(rows: T[], at: (row: T) => Date, after: Cursor | undefined, limit: number): T[] {
@@ -24,39 +27,57 @@ function newestFirst<T extends { id: string }>(rows: T[], at: (row: T) => Date, 
     .slice(0, limit);
 }
 
-export class MemoryCustomerStore implements CustomerStorePort {
-  readonly rows = new Map<string, Customer>();
+/**
+ * Any entity with custom fields (the store of src/adapters/postgres/custom-field-entity-store.ts):
+ * own columns written when given, custom fields merged, exact filters on own columns.
+ */
+export class MemoryEntityStore<F extends object, X extends object> implements CustomFieldEntityStore<F, X> {
+  readonly rows = new Map<string, CustomFieldEntity<F>>();
   /** The last list query, as the use case compiled it: what the SQL adapter would receive. */
-  lastQuery?: CustomerListQuery;
+  lastQuery?: CustomFieldEntityQuery<X>;
 
-  async insert(customer: Customer) {
-    this.rows.set(customer.id, structuredClone(customer));
+  async insert(entity: CustomFieldEntity<F>) {
+    this.rows.set(entity.id, structuredClone(entity));
   }
   async find(tenantId: string, id: string) {
     const row = this.rows.get(id);
     return row?.tenantId === tenantId ? structuredClone(row) : undefined;
   }
-  async update(tenantId: string, id: string, changes: CustomerChanges, at: Date) {
+  async update(tenantId: string, id: string, changes: CustomFieldEntityChanges<F>, at: Date) {
     const row = await this.find(tenantId, id);
     if (!row || (changes.expectedVersion !== undefined && changes.expectedVersion !== row.version)) return undefined;
-    const next: Customer = {
-      ...row,
-      name: changes.name ?? row.name,
-      email: changes.email ?? row.email,
-      customFields: { ...row.customFields, ...changes.customFields },
-      version: row.version + 1,
-      updatedAt: at,
-    };
+    const { expectedVersion: _version, customFields, ...own } = changes;
+    const given = Object.fromEntries(Object.entries(own).filter(([, value]) => value !== undefined));
+    const next: CustomFieldEntity<F> = { ...row, ...given, customFields: { ...row.customFields, ...customFields }, version: row.version + 1, updatedAt: at };
     this.rows.set(id, next);
     return structuredClone(next);
   }
-  /** Name and email only: custom field clauses are SQL (see lastQuery). */
-  async list(tenantId: string, query: CustomerListQuery, after: Cursor | undefined, limit: number) {
+  /** Exact filters only: custom field clauses are SQL (see lastQuery). */
+  async list(tenantId: string, query: CustomFieldEntityQuery<X>, after: Cursor | undefined, limit: number) {
     this.lastQuery = structuredClone(query);
-    const rows = [...this.rows.values()].filter(
-      (c) => c.tenantId === tenantId && (query.name === undefined || c.name === query.name) && (query.email === undefined || c.email === query.email),
-    );
-    return newestFirst(rows, (c) => c.createdAt, after, limit).map((c) => structuredClone(c));
+    const { customFilter: _sql, ...exact } = query;
+    const matches = (row: CustomFieldEntity<F>) =>
+      Object.entries(exact).every(([column, value]) => value === undefined || (row as Record<string, unknown>)[column] === value);
+    const rows = [...this.rows.values()].filter((row) => row.tenantId === tenantId && matches(row));
+    return newestFirst(rows, (row) => row.createdAt, after, limit).map((row) => structuredClone(row));
+  }
+}
+
+export class MemoryCustomerStore extends MemoryEntityStore<CustomerFields, CustomerExactFilter> implements CustomerStorePort {}
+
+/** One profile per tenant; an upsert writes the given fields over the stored or default profile. */
+export class MemoryOrganizationProfileStore implements OrganizationProfileStorePort {
+  readonly rows = new Map<string, OrganizationProfile>();
+
+  async find(tenantId: string) {
+    const row = this.rows.get(tenantId);
+    return row ? structuredClone(row) : undefined;
+  }
+  async upsert(tenantId: string, changes: OrganizationProfileChanges) {
+    const before = this.rows.get(tenantId) ?? defaultProfile(tenantId);
+    const next = { ...before, ...structuredClone(changes), version: before.version + 1 };
+    this.rows.set(tenantId, next);
+    return structuredClone(next);
   }
 }
 
@@ -108,8 +129,14 @@ export class FakeLifecycle implements LifecyclePort {
   readonly calls: { method: string; objectId: string }[] = [];
   constructor(private readonly current: (tenantId: string, objectId: string) => Promise<unknown>) {}
 
+  /** Set to make the next start fail after the call, as a start whose answer was lost does. */
+  failNextStart?: Error;
+
   async start(ref: { objectId: string }) {
     this.calls.push({ method: "start", objectId: ref.objectId });
+    const failure = this.failNextStart;
+    this.failNextStart = undefined;
+    if (failure) throw failure;
   }
   async withdraw(ref: { objectId: string }) {
     this.calls.push({ method: "withdraw", objectId: ref.objectId });

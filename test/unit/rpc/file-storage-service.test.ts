@@ -7,6 +7,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
 import { ObjectClass, ObjectStatus } from "../../../gen/filestorage/v1/types_pb.js";
+import { AppError } from "../../../src/domain/errors.js";
 import { reasonOf, violationsOf } from "../../support/errors.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";
 
@@ -66,6 +67,18 @@ describe("initiate refuses before starting anything", () => {
     const got = await files.getUpload({ objectId: storedObject!.id });
     expect(got.storedObject).toMatchObject({ objectClass: ObjectClass.CUSTOMER_PHOTO, status: ObjectStatus.PENDING_UPLOAD, fileSize: 6n });
     expect(api.lifecycle.calls).toEqual([{ method: "start", objectId: storedObject!.id }]);
+  });
+});
+
+describe("initiate when the workflow start fails", () => {
+  it("withdraws the workflow the failed start may have left, stores nothing and answers unavailable", async () => {
+    api.lifecycle.failNextStart = new AppError("DEPENDENCY_UNAVAILABLE", "workflow service unavailable (start workflow)");
+    const res = await api.rest("POST", "/api/v1/uploads/initiate", { token, body: initiateBody() });
+    expect([res.status, reasonOf(res.body)]).toEqual([503, "DEPENDENCY_UNAVAILABLE"]);
+    const [started, withdrawn] = api.lifecycle.calls;
+    expect([started.method, withdrawn?.method]).toEqual(["start", "withdraw"]);
+    expect(withdrawn.objectId).toBe(started.objectId);
+    expect(api.objects.rows.size).toBe(0);
   });
 });
 

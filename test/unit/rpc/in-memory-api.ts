@@ -16,6 +16,8 @@ import { parseConfig } from "../../../src/config.js";
 import type { FileStorageDeps } from "../../../src/app/files/deps.js";
 import { inProcessCustomFields } from "../../../src/app/customfields/custom-fields-port.js";
 import type { CustomersDeps } from "../../../src/app/customers/deps.js";
+import type { ProductsDeps } from "../../../src/app/products/deps.js";
+import type { ProductExactFilter, ProductFields } from "../../../src/app/products/port.js";
 import type { WebhooksDeps } from "../../../src/app/webhooks/deps.js";
 import { createUrlGuard } from "../../../src/adapters/webhooks/url-guard.js";
 import { newWebhookSecret } from "../../../src/adapters/webhooks/webhook-signing.js";
@@ -26,7 +28,7 @@ import { createTokenVerifier } from "../../../src/rpc/token-verifier.js";
 import { fakeDeps } from "../customfields-app/fakes.js";
 import { FakeObjects, FakeStorage } from "../files/lifecycle/fakes.js";
 import { tokenFor, UNIT_SIGNING } from "../../support/tokens.js";
-import { allReady, FakeAuditTrail, FakeLifecycle, MemoryCustomerStore, MemoryWebhookEndpointStore } from "./fakes.js";
+import { allReady, FakeAuditTrail, FakeLifecycle, MemoryCustomerStore, MemoryEntityStore, MemoryOrganizationProfileStore, MemoryWebhookEndpointStore } from "./fakes.js";
 
 /** Configuration as the server parses it, defaults included; no address in it is ever dialled. */
 const config = parseConfig({
@@ -108,8 +110,12 @@ export function inMemoryApi() {
     newId: () => uuidv7(),
   };
   const fields = fakeDeps(NOW);
+  const organizationStore = new MemoryOrganizationProfileStore();
+  fields.deps.organizations = organizationStore;
   const customerStore = new MemoryCustomerStore();
   const customers: CustomersDeps = { store: customerStore, customFields: inProcessCustomFields(fields.deps), now: () => NOW, newId: () => uuidv7() };
+  const productStore = new MemoryEntityStore<ProductFields, ProductExactFilter>();
+  const products: ProductsDeps = { ...customers, store: productStore };
   const endpointStore = new MemoryWebhookEndpointStore();
   const webhooks: WebhooksDeps = {
     store: endpointStore,
@@ -123,7 +129,8 @@ export function inMemoryApi() {
 
   // The server's own composition: the same services, interceptors (tracing and metrics left out,
   // they observe and do not answer) and router options.
-  const useCases: ApiUseCases = { readiness: allReady, files, webhooks, customFields: fields.deps, customers };
+  const organization = { store: organizationStore, now: () => NOW };
+  const useCases: ApiUseCases = { readiness: allReady, files, webhooks, customFields: fields.deps, customers, products, organization };
   const routes = apiRoutes(useCases);
   let requestIds = 0;
   const router = apiRouterOptions(useCases, {
@@ -149,6 +156,8 @@ export function inMemoryApi() {
     lifecycle,
     fields: fields.store,
     customers: customerStore,
+    products: productStore,
+    organizations: organizationStore,
     endpoints: endpointStore,
     token: tokenFor,
     /** The configuration the API runs with (its limits). */

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { findFreePort, isPortFree } from "../../../src/stack/free-port.js";
+import { findFreePort, findFreePortBelow, isPortFree } from "../../../src/stack/free-port.js";
 import { DEFAULT_PORTS, PortInUseError, portFromEnv, resolvePort } from "../../../src/stack/ports.js";
 
 const servers: Server[] = [];
@@ -45,6 +45,16 @@ describe("findFreePort", () => {
   it("never hands out the same port twice in one process", async () => {
     const ports = await Promise.all(Array.from({ length: 20 }, () => findFreePort()));
     expect(new Set(ports).size).toBe(ports.length);
+  });
+});
+
+describe("findFreePortBelow", () => {
+  // Temporal's membership ports go into a smallint column; the OS's ephemeral ports do not fit.
+  it("returns distinct bindable ports below the limit", async () => {
+    const ports = await Promise.all(Array.from({ length: 10 }, () => findFreePortBelow(32_768)));
+    expect(new Set(ports).size).toBe(ports.length);
+    for (const port of ports) expect(port).toBeLessThan(32_768);
+    expect(await listen(ports[0])).toBe(ports[0]);
   });
 });
 

@@ -40,4 +40,18 @@ describe("ensureBinary", () => {
     );
     expect(lines).toEqual([]);
   });
+
+  // Two of them are Go packages called `server`: each lives in its own folder.
+  it.skipIf(findOnPath("temporal-ui-server") !== undefined)("uses .tools/<name>/bin/<package> for the Temporal server's binaries", async () => {
+    const root = tempDir();
+    const bin = path.join(root, ".tools", "temporal-ui-server", "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(path.join(bin, "server"), "#!/bin/sh\n");
+    chmodSync(path.join(bin, "server"), 0o755);
+    const lines: string[] = [];
+    expect(await ensureBinary("temporal-ui-server", { projectRoot: root, log: (line) => lines.push(line) })).toBe(
+      path.join(bin, "server"),
+    );
+    expect(lines).toEqual([]);
+  });
 });

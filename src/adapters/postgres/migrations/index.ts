@@ -5,6 +5,8 @@ import { AuditTrail } from "./0004-audit-trail.js";
 import { WebhookSecrets } from "./0005-webhook-secrets.js";
 import { CustomFieldIndexes } from "./0006-custom-field-indexes.js";
 import { StorageDeleteFailures } from "./0007-storage-delete-failures.js";
+import { OrganizationProfiles } from "./0008-organization-profiles.js";
+import { Products } from "./0010-products.js";
 
 /** Listed explicitly: no file discovery at run time, the same list in dev, tests and production. */
 export const migrations = [
@@ -15,4 +17,6 @@ export const migrations = [
   { name: "0005-webhook-secrets", class: WebhookSecrets },
   { name: "0006-custom-field-indexes", class: CustomFieldIndexes },
   { name: "0007-storage-delete-failures", class: StorageDeleteFailures },
+  { name: "0008-organization-profiles", class: OrganizationProfiles },
+  { name: "0010-products", class: Products },
 ];

@@ -1,0 +1,7 @@
+import type { OrganizationProfileStorePort } from "./port.js";
+
+/** What the organization use cases need; wired in src/main. */
+export interface OrganizationDeps {
+  store: OrganizationProfileStorePort;
+  now(): Date;
+}

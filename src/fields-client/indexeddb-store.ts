@@ -1,0 +1,54 @@
+/**
+ * The browser's store: one IndexedDB database with one object store of StoredDocument by key.
+ * Survives reloads and works offline; each call opens a short transaction.
+ */
+import type { FieldsStore, StoredDocument } from "./store.js";
+
+const OBJECT_STORE = "definitions";
+
+export interface IndexedDbStoreOptions {
+  /** The database's name; one per application is enough (entries are keyed by namespace and entity type). */
+  databaseName?: string;
+  /** Another IndexedDB than the global one (tests, workers). */
+  indexedDB?: IDBFactory;
+}
+
+export function indexedDbStore(options: IndexedDbStoreOptions = {}): FieldsStore {
+  const factory = options.indexedDB ?? globalThis.indexedDB;
+  const name = options.databaseName ?? "fields-client";
+  let opened: Promise<IDBDatabase> | undefined;
+  const database = () => (opened ??= openDatabase(factory, name));
+  return {
+    async get(key) {
+      const db = await database();
+      return request<StoredDocument | undefined>(db.transaction(OBJECT_STORE, "readonly").objectStore(OBJECT_STORE).get(key));
+    },
+    async put(key, value) {
+      const db = await database();
+      const tx = db.transaction(OBJECT_STORE, "readwrite");
+      tx.objectStore(OBJECT_STORE).put(value, key);
+      await done(tx);
+    },
+  };
+}
+
+function openDatabase(factory: IDBFactory, name: string): Promise<IDBDatabase> {
+  const open = factory.open(name, 1);
+  open.onupgradeneeded = () => open.result.createObjectStore(OBJECT_STORE);
+  return request(open);
+}
+
+function request<T>(req: IDBRequest): Promise<T> {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result as T);
+    req.onerror = () => reject(req.error ?? new Error("IndexedDB request failed"));
+  });
+}
+
+function done(tx: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error ?? new Error("IndexedDB transaction failed"));
+    tx.onabort = () => reject(tx.error ?? new Error("IndexedDB transaction aborted"));
+  });
+}
