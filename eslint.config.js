@@ -72,6 +72,11 @@ const zones = [
     from: "gen",
     message: "Generated messages and service descriptors belong to src/rpc (and the clients).",
   },
+  {
+    target: "src/fields-client",
+    from: ["src/adapters", "src/main", "src/stack", "src/observability", "src/cli", "workflows"],
+    message: "The fields client runs in browsers: it uses the domain, the contract and its mappers, never server-side I/O.",
+  },
   { target: "src/observability", from: "src/rpc", message: "src/observability provides meters and tracers; the interceptors that use them live in src/rpc." },
   {
     target: "workflows/*.ts",

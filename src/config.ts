@@ -326,13 +326,13 @@ export function parseAuth(env: Env, developmentMode: boolean): AuthConfig {
   }
   if (!jwks && !secret) throw new ConfigError("AUTH_JWKS_URL", "is required, or AUTH_HS256_SECRET (DEVELOPMENT_MODE=true uses a development secret)");
   const developmentSecret = secret === DEVELOPMENT_JWT_SECRET;
-  return {
-    jwksUrl: jwks,
-    hs256Secret: secret,
-    issuer: optional(env, "AUTH_ISSUER") ?? (developmentSecret ? DEVELOPMENT_TOKEN_ISSUER : undefined),
-    audience: optional(env, "AUTH_AUDIENCE") ?? (developmentSecret ? DEVELOPMENT_TOKEN_AUDIENCE : undefined),
-    clockToleranceSeconds: integer(env, "AUTH_CLOCK_TOLERANCE_SECONDS", 30, 0),
-  };
+  const issuer = optional(env, "AUTH_ISSUER") ?? (developmentSecret ? DEVELOPMENT_TOKEN_ISSUER : undefined);
+  const audience = optional(env, "AUTH_AUDIENCE") ?? (developmentSecret ? DEVELOPMENT_TOKEN_AUDIENCE : undefined);
+  // A token minted by the same identity provider for another service must not open this one.
+  for (const [name, value] of [["AUTH_ISSUER", issuer], ["AUTH_AUDIENCE", audience]] as const) {
+    if (value === undefined && !developmentMode) throw new ConfigError(name, "is required without DEVELOPMENT_MODE=true (every token must name it)");
+  }
+  return { jwksUrl: jwks, hs256Secret: secret, issuer, audience, clockToleranceSeconds: integer(env, "AUTH_CLOCK_TOLERANCE_SECONDS", 30, 0) };
 }
 
 function parseWorker(env: Env, developmentMode: boolean): WorkerConfig {

@@ -10,9 +10,11 @@ export const REQUIRED_ENV: Env = {
   TEMPORAL_ADDRESS: "localhost:7233",
 };
 
-/** What the safe mode also requires: a webhook secret key and a real HS256 secret. */
+/** What the safe mode also requires: a webhook secret key, a real HS256 secret, an issuer and an audience. */
 export const SAFE_MODE_ENV: Env = {
   ...REQUIRED_ENV,
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 3).toString("base64"),
   AUTH_HS256_SECRET: "a-real-secret-of-at-least-32-bytes!",
+  AUTH_ISSUER: "https://id.example",
+  AUTH_AUDIENCE: "files",
 };

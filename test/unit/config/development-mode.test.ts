@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, DEVELOPMENT_JWT_SECRET, parseConfig, type Env } from "../../../src/config.js";
 import { REQUIRED_ENV, SAFE_MODE_ENV } from "../../support/config-env.js";
 
-const base: Env = { ...REQUIRED_ENV, WEBHOOK_SECRET_KEY: SAFE_MODE_ENV.WEBHOOK_SECRET_KEY };
+const identity = { AUTH_ISSUER: SAFE_MODE_ENV.AUTH_ISSUER, AUTH_AUDIENCE: SAFE_MODE_ENV.AUTH_AUDIENCE };
+const base: Env = { ...REQUIRED_ENV, WEBHOOK_SECRET_KEY: SAFE_MODE_ENV.WEBHOOK_SECRET_KEY, ...identity };
 const SECRET = "a-real-secret-of-at-least-32-bytes!";
 const safe: Env = { ...base, AUTH_HS256_SECRET: SECRET };
 
@@ -48,7 +49,7 @@ describe("without DEVELOPMENT_MODE, whatever NODE_ENV says", () => {
 });
 
 describe("DEVELOPMENT_MODE=true", () => {
-  const dev: Env = { ...base, DEVELOPMENT_MODE: "true" };
+  const dev: Env = { ...base, AUTH_ISSUER: undefined, AUTH_AUDIENCE: undefined, DEVELOPMENT_MODE: "true" };
 
   it("turns on the development secret with its issuer and audience, private webhook URLs and FAULT_INJECTION", () => {
     const config = parseConfig({ ...dev, NODE_ENV: "production", FAULT_INJECTION: "workflow-tasks" });
@@ -70,10 +71,13 @@ describe("authentication settings", () => {
     expect(parseConfig({ ...base, AUTH_HS256_SECRET: "a".repeat(32) }).auth.hs256Secret).toBe("a".repeat(32));
   });
 
-  it("check the issuer and audience when configured, with a small clock tolerance", () => {
-    expect(parseConfig(safe).auth).toEqual({ jwksUrl: undefined, hs256Secret: SECRET, issuer: undefined, audience: undefined, clockToleranceSeconds: 30 });
-    const auth = parseConfig({ ...safe, AUTH_ISSUER: "https://id.example", AUTH_AUDIENCE: "files", AUTH_CLOCK_TOLERANCE_SECONDS: "5" }).auth;
-    expect(auth).toMatchObject({ issuer: "https://id.example", audience: "files", clockToleranceSeconds: 5 });
+  it("require an issuer and an audience outside development mode, with a small clock tolerance", () => {
+    expect(parseConfig(safe).auth).toEqual({ jwksUrl: undefined, hs256Secret: SECRET, issuer: "https://id.example", audience: "files", clockToleranceSeconds: 30 });
+    expect(refusal({ ...safe, AUTH_ISSUER: undefined }).message).toBe("AUTH_ISSUER: is required without DEVELOPMENT_MODE=true (every token must name it)");
+    expect(refusal({ ...safe, AUTH_AUDIENCE: "" }).variable).toBe("AUTH_AUDIENCE");
+    expect(parseConfig({ ...safe, AUTH_CLOCK_TOLERANCE_SECONDS: "5" }).auth.clockToleranceSeconds).toBe(5);
+    // Development mode with a real secret: checked only when configured.
+    expect(parseConfig({ ...safe, ...{ AUTH_ISSUER: undefined, AUTH_AUDIENCE: undefined }, DEVELOPMENT_MODE: "true" }).auth).toMatchObject({ issuer: undefined, audience: undefined });
   });
 
   it("take the JWKS over https only", () => {

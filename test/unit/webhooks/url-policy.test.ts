@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../../src/config.js";
-import { REQUIRED_ENV } from "../../support/config-env.js";
+import { REQUIRED_ENV, SAFE_MODE_ENV } from "../../support/config-env.js";
 import { AppError } from "../../../src/domain/errors.js";
 import { parseWebhookUrl, refusedAddress } from "../../../src/domain/webhooks/url-policy.js";
 import { createUrlGuard } from "../../../src/adapters/webhooks/url-guard.js";
@@ -107,7 +107,7 @@ describe("WEBHOOK_ALLOW_PRIVATE_URLS", () => {
   });
 
   it("defaults to refused outside development mode, whatever NODE_ENV says", () => {
-    const safe = { ...base, DEVELOPMENT_MODE: undefined, AUTH_HS256_SECRET: "a-real-secret-of-at-least-32-bytes", WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString("base64") };
+    const safe = { ...SAFE_MODE_ENV, DEVELOPMENT_MODE: undefined, AUTH_HS256_SECRET: "a-real-secret-of-at-least-32-bytes", WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString("base64") };
     for (const NODE_ENV of [undefined, "test", "development"]) expect(parseConfig({ ...safe, NODE_ENV }).webhooks.allowPrivateUrls).toBe(false);
   });
 
