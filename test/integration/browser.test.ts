@@ -194,8 +194,7 @@ describe("the demo page", () => {
     expect(state, text).toBe("ready");
     // Ended READY, so the stored entry is gone: another reload restores nothing.
     await page.reload();
-    await page.waitForFunction(() => (document.getElementById("token") as HTMLTextAreaElement).value.length > 0, undefined, { timeout: 20_000 });
-    await page.waitForTimeout(500);
+    await page.waitForSelector("body[data-queue-restored]", { timeout: 20_000 });
     expect(await card("reloaded.png").count()).toBe(0);
   });
 });

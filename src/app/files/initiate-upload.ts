@@ -8,7 +8,6 @@ import { normalizeContentType } from "../../domain/files/checks/content-types.js
 import { normalizeFilename } from "../../domain/files/filename.js";
 import { checkUploadDeclaration, type UploadDeclaration } from "../../domain/files/upload-request.js";
 import type { FileStorageDeps } from "./deps.js";
-import type { ObjectRef } from "./lifecycle/lifecycle-ports.js";
 import type { NewStoredObject } from "./port.js";
 import { newUploadSession } from "./upload-session.js";
 
@@ -73,35 +72,18 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
     createdAt: now,
   });
   const audit = { objectId, action: "UPLOAD_INITIATED" as const, actor, details: { sessionId: session.id }, at: now };
-  // The workflow first, outside any transaction: Temporal down means nothing is written. If the
-  // rows then fail to commit, the workflow is withdrawn (and, were that to fail too, it finds no
-  // row at its pending deadline and ends, having written nothing).
+  // The workflow first, outside any transaction: Temporal down means nothing is written. A start
+  // that failed may still have started the workflow (the server took it, the answer was lost; the
+  // caller retries with a new id), and rows that failed to commit leave it with nothing to do: in
+  // both cases it is withdrawn (were that to fail too, it finds no row at its pending deadline and
+  // ends, having written nothing).
   const ref = { tenantId: actor.tenantId, objectId };
-  await startOrWithdraw(deps, ref, () => deps.lifecycle.start(ref, { objectClass: rules.name, ownerEntityType: input.ownerEntityType, pendingDeadline }));
-  let view: StoredObjectView;
   try {
-    view = await deps.store.createInitiated(object, session, audit);
+    await deps.lifecycle.start(ref, { objectClass: rules.name, ownerEntityType: input.ownerEntityType, pendingDeadline });
+    const view = await deps.store.createInitiated(object, session, audit);
+    return { object: view, upload, sessionId: session.id };
   } catch (error) {
-    await withdraw(deps, ref);
+    await deps.lifecycle.withdraw(ref, "initiate could not store the object").catch(() => undefined);
     throw error;
   }
-  return { object: view, upload, sessionId: session.id };
-}
-
-/**
- * A start that failed may still have started the workflow (the server took the request, the
- * answer was lost): the caller gets an error and retries with a new object id, so this one is
- * withdrawn rather than left to wait for its pending deadline.
- */
-async function startOrWithdraw(deps: FileStorageDeps, ref: ObjectRef, start: () => Promise<void>): Promise<void> {
-  try {
-    await start();
-  } catch (error) {
-    await withdraw(deps, ref);
-    throw error;
-  }
-}
-
-async function withdraw(deps: FileStorageDeps, ref: ObjectRef): Promise<void> {
-  await deps.lifecycle.withdraw(ref, "initiate could not store the object").catch(() => undefined);
 }
