@@ -7,7 +7,7 @@ import tseslint from "typescript-eslint";
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
 /** The npm libraries domain code may use: pure computation, no I/O. */
-const DOMAIN_LIBRARIES = ["saxes", "file-type", "re2-wasm", "mathjs"];
+const DOMAIN_LIBRARIES = ["saxes", "file-type", "re2-wasm", "re2js", "mathjs"];
 
 const connectOnlyInRpc = {
   group: ["@connectrpc/*"],

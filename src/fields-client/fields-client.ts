@@ -3,8 +3,8 @@
  * a store, revalidates them with one cheap call (SyncFieldDefinitions answers `not_modified` while
  * the version is unchanged), and resolves and validates values offline with the server's own
  * domain code (values.ts), the server's rule context and the same definitions, so a form gets the
- * answer the server will give. Nothing here imports Node built-ins; what limits it in a browser
- * today (re2-wasm) is in docs/fields-client.md.
+ * answer the server will give. Nothing here imports Node built-ins; in browsers `pattern` runs on
+ * re2js instead of re2-wasm (package.json's `browser` field, docs/fields-client.md).
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import { fromJson, toJson } from "@bufbuild/protobuf";
@@ -17,6 +17,7 @@ import { ruleContext } from "../app/customfields/rule-context.js";
 import type { UserProfile } from "../domain/actor.js";
 import type { FieldDefinition } from "../domain/customfields/definition.js";
 import { DEFAULT_CUSTOM_FIELD_LIMITS, type CustomFieldLimits } from "../domain/customfields/limits.js";
+import { resolveTraced, type Resolution } from "../domain/customfields/resolution.js";
 import { resolveForCreate, validateForUpdate, type CustomFieldValues } from "../domain/customfields/values.js";
 import { bearerInterceptor, type TokenSource } from "../clients/browser.js";
 import { fromDefinitionMessage } from "../rpc/handlers/field-definition-mapper.js";
@@ -68,6 +69,12 @@ export interface FieldsClient {
   definitions(entityType: string): Promise<FieldDefinition[]>;
   /** What ResolveValuesForCreate answers, computed offline; throws the same AppError it would. */
   resolveForCreate(entityType: string, values: unknown, context?: Readonly<Record<string, unknown>>): Promise<CustomFieldValues>;
+  /**
+   * What ExplainValuesForCreate answers, computed offline: the values and, per field, its source,
+   * the checks made ("required" among them when the field is required) and its violation. It does
+   * not throw on violations, so a form can show computed values next to the problems.
+   */
+  explainForCreate(entityType: string, values: unknown, context?: Readonly<Record<string, unknown>>): Promise<Resolution>;
   /** What ValidateValuesForUpdate answers, computed offline. */
   validateForUpdate(entityType: string, values: unknown, context?: Readonly<Record<string, unknown>>): Promise<CustomFieldValues>;
 }
@@ -153,6 +160,11 @@ export function createFieldsClient(options: FieldsClientOptions): FieldsClient {
       const defs = await definitions(entityType);
       const at = now();
       return resolveForCreate(defs, values, await contextOf(context, at), at, limits);
+    },
+    async explainForCreate(entityType, values, context) {
+      const defs = await definitions(entityType);
+      const at = now();
+      return resolveTraced(defs, values, await contextOf(context, at), at, limits);
     },
     async validateForUpdate(entityType, values, context) {
       const defs = await definitions(entityType);

@@ -26,6 +26,7 @@ import { completeUploadStatement } from "./complete-upload-statement.js";
 import { keysetAfter, keysetOrderBy } from "./keyset.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
 import { toUploadSession, toUploadSessionRow, UploadSessionRow } from "./entities/upload-session.js";
+import { initiateUploadStatement } from "./initiate-upload-statement.js";
 import { makeCurrent } from "./replacement.js";
 import { failedChecks } from "./scan-audit.js";
 import { toObjectRecord, toStoredObjectView } from "./stored-object-from-row.js";
@@ -42,31 +43,9 @@ export class StoredObjectStore implements StoredObjects {
   constructor(private readonly orm: MikroORM) {}
 
   async createInitiated(object: NewStoredObject, session: UploadSession, audit: AuditRecord): Promise<StoredObjectView> {
-    const row = Object.assign(new StoredObjectRow(), {
-      id: object.id,
-      tenantId: object.tenantId,
-      storageKey: object.storageKey,
-      status: "PENDING_UPLOAD",
-      objectClass: object.objectClass,
-      ownerEntityType: object.ownerEntityType,
-      ownerEntityId: object.ownerEntityId,
-      originalFilename: object.originalFilename,
-      contentType: object.contentType,
-      fileSize: String(object.fileSize),
-      isCurrent: false,
-      retentionPolicy: "TEMP_UPLOAD_24H",
-      retentionExpiresAt: object.pendingDeadline,
-      workflowId: object.workflowId,
-      storageDeletePending: false,
-      createdAt: object.createdAt,
-      updatedAt: object.createdAt,
-    });
-    return inTransaction(this.orm, async (em) => {
-      await em.insert(StoredObjectRow, row);
-      await em.insert(UploadSessionRow, toUploadSessionRow(session));
-      await writeAudit(em, audit);
-      return toStoredObjectView(row);
-    });
+    const statement = initiateUploadStatement(object, session, audit);
+    await withDatabase(this.orm, (em) => em.getConnection().execute(statement.sql, statement.params, "run"));
+    return toStoredObjectView(initiatedRow(object));
   }
 
   async findLive(tenantId: string, id: string): Promise<StoredObjectView | undefined> {
@@ -376,4 +355,27 @@ export class StoredObjectStore implements StoredObjects {
     );
     return new Set(rows.map((r) => r.storageKey));
   }
+}
+
+/** The row as initiate stores it, for the answer (the statement returns nothing to map). */
+function initiatedRow(object: NewStoredObject): StoredObjectRow {
+  return Object.assign(new StoredObjectRow(), {
+    id: object.id,
+    tenantId: object.tenantId,
+    storageKey: object.storageKey,
+    status: "PENDING_UPLOAD",
+    objectClass: object.objectClass,
+    ownerEntityType: object.ownerEntityType,
+    ownerEntityId: object.ownerEntityId,
+    originalFilename: object.originalFilename,
+    contentType: object.contentType,
+    fileSize: String(object.fileSize),
+    isCurrent: false,
+    retentionPolicy: "TEMP_UPLOAD_24H",
+    retentionExpiresAt: object.pendingDeadline,
+    workflowId: object.workflowId,
+    storageDeletePending: false,
+    createdAt: object.createdAt,
+    updatedAt: object.createdAt,
+  });
 }

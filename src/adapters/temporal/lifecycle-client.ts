@@ -52,12 +52,19 @@ export class LifecycleClient implements ObjectLifecycle {
     return new LifecycleClient(new Client({ connection, namespace, interceptors }), taskQueue, timeouts);
   }
 
-  /** Starts the object's workflow at initiate (after the rows committed). */
+  /**
+   * Starts the object's workflow at initiate, delayed to the abandoned-upload deadline: until
+   * complete (an Update-with-start) or a signal-with-start (hold, delete) wakes it, it is one
+   * started event and no workflow task, and left alone it runs first at its deadline and expires
+   * the upload. Visible in the UI from the start, with its search attributes.
+   */
   async start(ref: ObjectRef, start: LifecycleStart): Promise<void> {
+    const delayMs = start.pendingDeadline.getTime() - Date.now();
     await this.guard("start workflow", () =>
       this.client.workflow.start(LIFECYCLE_WORKFLOW, {
         taskQueue: this.taskQueue,
         workflowId: lifecycleWorkflowId(ref.tenantId, ref.objectId),
+        ...(delayMs >= 1000 ? { startDelay: delayMs } : {}),
         args: [{ ...ref, mode: "upload", pendingDeadline: start.pendingDeadline.toISOString(), timeouts: this.timeouts } satisfies LifecycleInput],
         typedSearchAttributes: [
           { key: TENANT_ID, value: ref.tenantId },
@@ -75,29 +82,26 @@ export class LifecycleClient implements ObjectLifecycle {
   }
 
   /**
-   * One Update per complete; with `waitSeconds` it answers once the scan ended. When the
-   * workflow is missing (its start failed after initiate committed), the same Update starts it.
+   * One Update per complete; with `waitSeconds` it answers once the scan ended. Always an
+   * Update-with-start: it ends the start delay of the workflow initiate started (a plain Update
+   * would wait for the delay), and starts the workflow when it is missing (its start failed
+   * after initiate committed, or it had ended).
    */
   async complete(ref: ObjectRef, args: CompleteArgs): Promise<StoredObjectView> {
     const workflowId = lifecycleWorkflowId(ref.tenantId, ref.objectId);
     return this.guard("complete", () =>
-      retryWhileTaskFailed(async () => {
-        try {
-          return await this.client.workflow.getHandle(workflowId).executeUpdate(completeUpdate, { args: [args] });
-        } catch (error) {
-          if (!(error instanceof WorkflowNotFoundError)) throw error;
-          return this.client.workflow.executeUpdateWithStart(completeUpdate, {
-            args: [args],
-            startWorkflowOperation: new WithStartWorkflowOperation(LIFECYCLE_WORKFLOW, {
-              taskQueue: this.taskQueue,
-              workflowId,
-              workflowIdConflictPolicy: "USE_EXISTING",
-              args: [this.resumeInput(ref)],
-              typedSearchAttributes: [{ key: TENANT_ID, value: ref.tenantId }],
-            }),
-          });
-        }
-      }),
+      retryWhileTaskFailed(() =>
+        this.client.workflow.executeUpdateWithStart(completeUpdate, {
+          args: [args],
+          startWorkflowOperation: new WithStartWorkflowOperation(LIFECYCLE_WORKFLOW, {
+            taskQueue: this.taskQueue,
+            workflowId,
+            workflowIdConflictPolicy: "USE_EXISTING",
+            args: [this.resumeInput(ref)],
+            typedSearchAttributes: [{ key: TENANT_ID, value: ref.tenantId }],
+          }),
+        }),
+      ),
     );
   }
 
