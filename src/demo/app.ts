@@ -1,6 +1,7 @@
 /**
  * The demo page: a development token, a class and a file, the upload through the browser
- * uploader (queue, progress, states, scan result), and the owner's files. Plain DOM.
+ * uploader (queue, progress, states, scan result), the owner's files, and a custom fields form
+ * that works offline (custom-fields-form.ts). Plain DOM.
  */
 import {
   createConnectUploadApi,
@@ -14,8 +15,10 @@ import {
   type UploadFile,
   type UploadRecipe,
 } from "../browser-uploader/index.js";
+import { CustomFieldsForm } from "./custom-fields-form.js";
 import { byId, el, errorText, formatBytes } from "./dom.js";
 import { FileList } from "./file-list.js";
+import { registerOfflineShell } from "./offline-shell.js";
 import { UploadCard } from "./upload-card.js";
 
 const tokenField = byId<HTMLTextAreaElement>("token");
@@ -29,6 +32,12 @@ const client: FileStorageClient = createFileStorageClient({ baseUrl: location.or
 const api = createConnectUploadApi(client);
 const owner = () => ({ ownerEntityType: ownerType.value.trim(), ownerEntityId: ownerId.value.trim() });
 const files = new FileList(() => client, owner);
+const fieldsForm = new CustomFieldsForm({
+  tenant: () => byId<HTMLInputElement>("tenant").value.trim(),
+  user: () => byId<HTMLInputElement>("user").value.trim(),
+  token: () => tokenField.value.trim(),
+  ensureToken: () => newToken(),
+});
 
 // Kept in IndexedDB: uploads still waiting (or running) when the page reloads are sent again.
 const queue = new UploadQueue({
@@ -102,19 +111,38 @@ async function restoreQueue(): Promise<void> {
   }
 }
 
+/** After the token too (or its failure, offline): the form renders from IndexedDB when the sync cannot reach the server. */
+async function startFieldsForm(): Promise<void> {
+  try {
+    await fieldsForm.load();
+    await fieldsForm.restoreQueue();
+  } finally {
+    document.body.dataset.fieldsFormReady = "true";
+  }
+}
+
 function init(): void {
   const params = new URLSearchParams(location.search);
   byId<HTMLInputElement>("tenant").value = params.get("tenant") ?? "demo";
   byId<HTMLInputElement>("user").value = params.get("user") ?? "demo-user";
   fillClasses();
-  byId("new-token").addEventListener("click", () => void newToken().catch((e) => (byId("token-status").textContent = errorText(e))));
+  // Another tenant or user has its own definitions: the form syncs again with the new token.
+  byId("new-token").addEventListener("click", () =>
+    void newToken()
+      .then(() => fieldsForm.load())
+      .catch((e) => (byId("token-status").textContent = errorText(e))),
+  );
   byId("upload").addEventListener("click", startUploads);
   byId("refresh").addEventListener("click", () => void files.refresh());
   ownerType.addEventListener("change", () => void files.refresh());
   ownerId.addEventListener("change", () => void files.refresh());
   void newToken()
     .catch((e) => (byId("token-status").textContent = errorText(e)))
-    .finally(() => void restoreQueue().catch((e) => console.warn("upload queue not restored", e)));
+    .finally(() => {
+      void restoreQueue().catch((e) => console.warn("upload queue not restored", e));
+      void startFieldsForm().catch((e) => console.warn("custom fields form not started", e));
+    });
+  void registerOfflineShell().catch((e) => console.warn("the page will not open offline", e));
 }
 
 init();

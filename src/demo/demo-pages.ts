@@ -1,7 +1,8 @@
 /**
  * Serves the demo page (development only; startApi serves it only with DEVELOPMENT_MODE=true):
- * GET /demo, /demo/app.js (src/demo/app.ts bundled by esbuild at the first request) and
- * /demo/token (a development token, only when the server verifies the HS256 secret).
+ * GET /demo, /demo/app.js (src/demo/app.ts bundled by esbuild at the first request), /demo/sw.js
+ * (the service worker that lets the page open offline, offline-shell-worker.ts, bundled alike)
+ * and /demo/token (a development token, only when the server verifies the HS256 secret).
  */
 import { readFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
@@ -48,38 +49,44 @@ function once(build: () => Promise<string>): () => Promise<string> {
   };
 }
 
-async function bundleApp(logger: Logger): Promise<string> {
+async function bundleApp(logger: Logger, entry = "./app.ts", format: "esm" | "iife" = "esm"): Promise<string> {
   const started = performance.now();
   // esbuild only in development (it comes with tsx); outside development mode these pages are not served.
   const { build } = await import("esbuild");
   const result = await build({
-    entryPoints: [fileURLToPath(new URL("./app.ts", import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
     bundle: true,
     write: false,
-    format: "esm",
+    format,
     platform: "browser",
     target: "es2022",
     legalComments: "none",
     logLevel: "silent",
   });
   const code = result.outputFiles[0]!.text;
-  logger.info({ bytes: code.length, ms: Math.round(performance.now() - started) }, "demo bundle built");
+  logger.info({ entry, bytes: code.length, ms: Math.round(performance.now() - started) }, "demo bundle built");
   return code;
 }
 
 export function createDemoPages(options: DemoPagesOptions): Record<string, RequestHandler> {
   const html = once(() => readFile(new URL("./index.html", import.meta.url), "utf8"));
   const app = once(() => bundleApp(options.logger));
-  const pages: Record<string, RequestHandler> = {
-    "/demo": getOnly(async (_url, res) => send(res, 200, "text/html; charset=utf-8", await html())),
-    "/demo/app.js": getOnly(async (_url, res) => {
+  // A classic script: module service workers are not in every browser that runs the page.
+  const serviceWorker = once(() => bundleApp(options.logger, "./offline-shell-worker.ts", "iife"));
+  const script = (bundle: () => Promise<string>, headers: Record<string, string> = {}) =>
+    getOnly(async (_url, res) => {
       try {
-        send(res, 200, "text/javascript; charset=utf-8", await app());
+        send(res, 200, "text/javascript; charset=utf-8", await bundle(), headers);
       } catch (error) {
         options.logger.error({ err: error }, "demo bundle failed");
         send(res, 500, "text/plain", `the demo bundle failed: ${(error as Error).message}\n`);
       }
-    }),
+    });
+  const pages: Record<string, RequestHandler> = {
+    "/demo": getOnly(async (_url, res) => send(res, 200, "text/html; charset=utf-8", await html())),
+    "/demo/app.js": script(app),
+    // Its own path is /demo/sw.js; the header lets its scope be /demo, the page itself.
+    "/demo/sw.js": script(serviceWorker, { "service-worker-allowed": "/demo" }),
   };
   const secret = options.hs256Secret;
   if (secret) {

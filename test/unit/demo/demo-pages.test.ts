@@ -37,6 +37,17 @@ describe("the demo pages", () => {
     expect(await app.text()).toContain("// src/browser-uploader/uploader.ts");
   });
 
+  it("serve the service worker as a classic script whose scope may be /demo itself", async () => {
+    const base = await serve(SECRET);
+    const worker = await fetch(`${base}/demo/sw.js`);
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get("content-type")).toContain("javascript");
+    expect(worker.headers.get("service-worker-allowed")).toBe("/demo");
+    const code = await worker.text();
+    expect(code).toContain("demo-shell-v1");
+    expect(code).not.toMatch(/^\s*(import|export)\b/m);
+  });
+
   it("sign a development token the server's verifier accepts, for the tenant and user asked", async () => {
     const base = await serve(SECRET);
     const { token } = (await (await fetch(`${base}/demo/token?tenant=acme&user=alice`)).json()) as { token: string };

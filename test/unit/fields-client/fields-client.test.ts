@@ -120,6 +120,25 @@ describe("offline", () => {
     expect(await client.resolveForCreate("Customer", {})).toEqual({ tier: "silver" });
   });
 
+  it("explains a create offline as ExplainValuesForCreate does: values, checks and violations, without throwing", async () => {
+    await define(tier);
+    await define(score);
+    const { transport, client } = clientWith();
+    await client.sync("Customer");
+    transport.offline = true;
+
+    const explained = await client.explainForCreate("Customer", { score: 20 });
+    expect(explained.customFields).toEqual({ tier: "silver" });
+    expect(explained.fields.map((f) => [f.fieldKey, f.source, f.value, f.violation?.field])).toEqual([
+      ["tier", "STATIC_DEFAULT", "silver", undefined],
+      ["score", "USER", undefined, "customFields.score"],
+    ]);
+    const server = await api.rest("POST", "/api/v1/custom-fields/Customer:explain", { token, body: { customFields: { score: 20 } } });
+    expect(server.status).toBe(200);
+    expect(explained.violations).toEqual(server.body.violations);
+    expect(explained.fields.map((f) => f.constraints)).toEqual(server.body.fields.map((f: { constraints: unknown }) => f.constraints));
+  });
+
   it("survives a restart through its store, and says so when it never synced and cannot reach the server", async () => {
     await define(tier);
     const store = memoryStore();
