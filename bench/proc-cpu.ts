@@ -52,8 +52,10 @@ function classify(pid: number): Component | undefined {
   const args = commandLine(pid);
   if (args.includes("src/main/server.ts")) return "api";
   if (args.includes("src/main/worker.ts")) return "worker";
-  const program = path.basename(args.split(" ")[0] ?? "");
-  if (program === "temporal") return "temporal";
+  const executable = args.split(" ")[0] ?? "";
+  const program = path.basename(executable);
+  // The CLI's dev server, or the Temporal server of TEMPORAL_MODE=server (.tools/temporal-server/bin/server).
+  if (program === "temporal" || executable.endsWith("temporal-server/bin/server")) return "temporal";
   if (program === "minio") return "minio";
   if (program === "postgres" || program === "postmaster") return "postgres";
   if (program === "tusd") return "tusd";

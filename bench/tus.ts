@@ -2,8 +2,10 @@
  * A minimal tus 1.0.0 client for the peer benchmark: POST creates the upload (Upload-Length), one
  * PATCH at offset 0 sends all the bytes. tusd answers the final PATCH with 204 only after its S3
  * store has the bytes (the last part uploaded and the multipart upload completed), so that answer
- * is "stored". fetch, as our own flow's PUT uses (bench/uploads.ts), so both peers share a client.
+ * is "stored". node:http, as our own flow's PUT uses (bench/http-send.ts), so both peers share a client.
  */
+
+import { httpSend } from "./http-send.js";
 
 const TUS = { "tus-resumable": "1.0.0" };
 
@@ -24,16 +26,10 @@ export async function tusCreate(filesUrl: string, length: number, metadata?: Rec
 
 /** The one PATCH of all the bytes at offset 0; resolves when tusd answered with the final offset. */
 export async function tusPatch(uploadUrl: string, bytes: Uint8Array): Promise<void> {
-  const body = new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
-  const res = await fetch(uploadUrl, {
-    method: "PATCH",
-    headers: { ...TUS, "upload-offset": "0", "content-type": "application/offset+octet-stream" },
-    body,
-  });
-  const text = await res.text();
-  const offset = res.headers.get("upload-offset");
+  const res = await httpSend("PATCH", uploadUrl, { ...TUS, "upload-offset": "0", "content-type": "application/offset+octet-stream" }, bytes);
+  const offset = res.headers["upload-offset"];
   if (res.status !== 204 || offset !== String(bytes.byteLength)) {
-    throw new Error(`tus PATCH: ${res.status} offset ${offset} of ${bytes.byteLength} ${text.slice(0, 300)}`);
+    throw new Error(`tus PATCH: ${res.status} offset ${offset} of ${bytes.byteLength} ${res.text.slice(0, 300)}`);
   }
 }
 

@@ -411,7 +411,7 @@ function figures(m: Measured): Figure[] {
     figure(`complete-to-READY p50, ${small.label}, sequential`, p(seq.completeMs, 50), "ms", baseline(`${tusdName} final PATCH p50`, p(seq.patchMs, 50), "ms"), latencyNote),
     figure(`complete-to-READY p99, ${small.label}, sequential`, p(seq.completeMs, 99), "ms", baseline(`${tusdName} final PATCH p99`, p(seq.patchMs, 99), "ms"), latencyNote),
     cpuRow("API + worker", ["api", "worker"], tusdCpu, `API ${fmt(raw(s.ours, ["api"]))} ms + worker ${fmt(raw(s.ours, ["worker"]))} ms; ${small.label} turns at ${SMALL_CLIENTS} clients; ${method}`),
-    cpuRow("Temporal dev server", ["temporal"], tusdCpu, "during ours' turns"),
+    cpuRow("Temporal server", ["temporal"], tusdCpu, "during ours' turns; the dev server keeps its state in SQLite in its process, the real server in the stack's PostgreSQL (counted there)"),
     cpuRow("PostgreSQL (all processes)", ["postgres"], tusdCpu, "postmaster and its backends, during ours' turns"),
     cpuRow("MinIO, ours", ["minio"], baseline(`MinIO per ${tusdName} upload`, raw(s.tusd, ["minio"]), "ms"), `MinIO per tusd upload net of idle ${fmt(net(s.tusd, ["minio"]))} ms; per direct PutObject ${fmt(raw(s.direct, ["minio"]))} ms (net ${fmt(net(s.direct, ["minio"]))} ms)`),
     cpuRow("whole stack", OUR_STACK, baseline(`${tusdName} + MinIO`, raw(s.tusd, tusdAndMinio), "ms"), `ours: API, worker, Temporal, PostgreSQL, MinIO; tusd + MinIO net of idle ${fmt(net(s.tusd, tusdAndMinio))} ms; ${clientNote(s)}`),

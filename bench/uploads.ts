@@ -1,4 +1,5 @@
 /** The upload flow over REST: initiate, PUT to the signed URL, complete (see test/support/uploads.ts). */
+import { httpSend } from "./http-send.js";
 import { rest, type Api } from "./support.js";
 
 export type { UploadSpec } from "../test/support/uploads.js";
@@ -28,15 +29,10 @@ export function initiate(api: Api, spec: Omit<UploadSpec, "bytes">, fileSize: nu
   });
 }
 
-/** The client's PUT straight to storage with exactly the headers the API named (fetch sets the length). */
+/** The client's PUT straight to storage with exactly the headers the API named. */
 export async function put(upload: StartedUpload, bytes: Uint8Array): Promise<void> {
-  const headers = { ...upload.uploadHeaders };
-  delete headers["content-length"];
-  // A view, not a copy: a PUT is timed, and copying 8 MiB would be counted in it.
-  const body = new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
-  const res = await fetch(upload.uploadUrl, { method: "PUT", headers, body });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`PUT to storage: ${res.status} ${text.slice(0, 300)}`);
+  const res = await httpSend("PUT", upload.uploadUrl, upload.uploadHeaders, bytes);
+  if (res.status !== 200) throw new Error(`PUT to storage: ${res.status} ${res.text.slice(0, 300)}`);
 }
 
 export async function complete(api: Api, objectId: string): Promise<StoredObject> {

@@ -3,11 +3,12 @@ import { v7 as uuidv7 } from "uuid";
 import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
 import type { ScanResultView } from "../../domain/files/stored-object.js";
 import { failedChecks } from "./scan-audit.js";
+import { STORED_OBJECT_COLUMNS } from "./stored-object-columns.js";
 
 /**
  * The hot path of an upload as one statement: PENDING_UPLOAD straight to READY or REJECTED
  * (complete and an inline scan), the session stamped, UPLOAD_COMPLETED and the scan's entry
- * written. One round trip and atomic without an explicit transaction; the WHERE clause makes a
+ * written, answering the row as it now is (none when nothing moved). One round trip and atomic without an explicit transaction; the WHERE clause makes a
  * repeat (a retried activity) change nothing. Not for replaceable classes: those take the owner
  * lock (see replacement.ts).
  */
@@ -17,7 +18,7 @@ with moved as (
      set status = ?, checksum_md5 = ?, uploaded_at = ?, updated_at = ?, scan_result = ?::jsonb,
          retention_policy = ?, retention_expires_at = ?, ready_at = ?, is_current = ?
    where tenant_id = ? and id = ? and deleted_at is null and status = 'PENDING_UPLOAD'
-  returning tenant_id, id
+  returning *
 ), stamped as (
   update upload_sessions set completed_at = ?
    where tenant_id = ? and object_id = ? and completed_at is null and exists (select 1 from moved)
@@ -26,7 +27,7 @@ with moved as (
   select e.id::uuid, moved.tenant_id, moved.id, e.action, e.actor_id, e.request_id, e.result, e.details::jsonb, e.occurred_at::timestamptz
     from moved, (values (?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?)) as e(id, action, actor_id, request_id, result, details, occurred_at)
 )
-select count(*)::int as changed from moved`;
+select ${STORED_OBJECT_COLUMNS} from moved`;
 
 export function completeUploadStatement(
   actor: Actor,

@@ -27,6 +27,7 @@ import { keysetAfter, keysetOrderBy } from "./keyset.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
 import { toUploadSession, toUploadSessionRow, UploadSessionRow } from "./entities/upload-session.js";
 import { initiateUploadStatement } from "./initiate-upload-statement.js";
+import { SELECT_STORED_OBJECT } from "./stored-object-columns.js";
 import { makeCurrent } from "./replacement.js";
 import { failedChecks } from "./scan-audit.js";
 import { toObjectRecord, toStoredObjectView } from "./stored-object-from-row.js";
@@ -49,13 +50,19 @@ export class StoredObjectStore implements StoredObjects {
   }
 
   async findLive(tenantId: string, id: string): Promise<StoredObjectView | undefined> {
-    const row = await withDatabase(this.orm, (em) => em.findOne(StoredObjectRow, live(tenantId, id)));
-    return row ? toStoredObjectView(row) : undefined;
+    const row = await this.selectOne(tenantId, id);
+    return row && !row.deletedAt ? toStoredObjectView(row) : undefined;
   }
 
   async findRecord(tenantId: string, id: string): Promise<ObjectRecord | undefined> {
-    const row = await withDatabase(this.orm, (em) => em.findOne(StoredObjectRow, { tenantId, id }));
+    const row = await this.selectOne(tenantId, id);
     return row ? toObjectRecord(row) : undefined;
+  }
+
+  /** The hot path's read (complete, every lifecycle step), without the ORM. */
+  private async selectOne(tenantId: string, id: string): Promise<StoredObjectRow | undefined> {
+    const rows = await withDatabase(this.orm, (em) => em.getConnection().execute<StoredObjectRow[]>(SELECT_STORED_OBJECT, [tenantId, id]));
+    return rows[0];
   }
 
   async latestSession(tenantId: string, objectId: string): Promise<UploadSession | undefined> {
@@ -109,8 +116,8 @@ export class StoredObjectStore implements StoredObjects {
       });
     }
     const statement = completeUploadStatement(actor, id, md5, result, settlement, now);
-    const rows = await withDatabase(this.orm, (em) => em.getConnection().execute<{ changed: number }[]>(statement.sql, statement.params));
-    return { changed: rows[0]?.changed === 1, superseded: [] };
+    const rows = await withDatabase(this.orm, (em) => em.getConnection().execute<StoredObjectRow[]>(statement.sql, statement.params));
+    return rows[0] ? { changed: true, superseded: [], record: toObjectRecord(rows[0]) } : { changed: false, superseded: [] };
   }
 
   async finishScan(actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled> {

@@ -78,6 +78,8 @@ export interface Settled {
   changed: boolean;
   /** Objects that stopped being current: their workflows must re-arm their timers. */
   superseded: string[];
+  /** The object as the step left it, where the write answered it (saves the read after). */
+  record?: ObjectRecord;
 }
 
 /**

@@ -29,6 +29,9 @@ export const MAX_PATTERN_LENGTH = 500;
 
 const MIB = 1024 * 1024;
 
+/** `\C` not itself escaped: preceded by an even number of backslashes. */
+const ONE_BYTE_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\C/;
+
 /**
  * About 11.2 MiB of the heap is free after start-up: one compilation (at most 1 MiB at its peak)
  * plus the cache (6 MiB of estimated peak cost keeps about 3.5 MiB of programs and their matching
@@ -92,6 +95,9 @@ function build(pattern: string, limits: PatternLimits): RE2 {
   if (pattern.length > limits.maxLength) {
     throw unsafe(`${pattern.slice(0, 40)}...`, `is longer than ${limits.maxLength} characters`);
   }
+  // RE2's \C matches one byte of UTF-8, which no browser engine has (re2-browser.ts): refused so
+  // that a pattern checks the same on the server and in the offline client.
+  if (ONE_BYTE_ESCAPE.test(pattern)) throw unsafe(pattern, "uses \\C (one byte of UTF-8), which only the server's engine has");
   const cost = estimatePatternCost(pattern);
   if (cost > limits.maxCompileBytes) {
     const why = `is too costly to compile (about ${kib(cost)} KiB; at most ${kib(limits.maxCompileBytes)} KiB): repeat Unicode classes with + or * and bound the length with minLength and maxLength`;

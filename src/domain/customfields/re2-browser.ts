@@ -10,8 +10,8 @@
  * To refuse and match as re2-wasm does, the pattern is first rewritten exactly as re2-wasm
  * rewrites it (its quirks included), and what re2js accepts beyond re2-wasm's RE2 is refused:
  * Unicode property names it does not know (Unicode 13 tables; re2js has 17 and binary
- * properties). Left: `\C` (one byte of UTF-8) is refused here, and characters assigned after
- * Unicode 13 may fall into a class here and not on the server.
+ * properties). `\C` (one byte of UTF-8) is refused here and, at save, by pattern.ts too. Left:
+ * characters assigned after Unicode 13 may fall into a class here and not on the server.
  * test/unit/customfields/re2-browser-parity.test.ts compares the two.
  */
 import { RE2JS } from "re2js";

@@ -97,9 +97,11 @@ describe("browser pattern engine (re2js) against re2-wasm", () => {
     expect(() => new BrowserRE2("\\p{Emoji}", "u")).toThrow("Invalid regular expression: /\\p{Emoji}/u: invalid character class range: \\p{Emoji}");
   });
 
-  it("refuses \\C, which re2-wasm accepts as one byte of UTF-8 (the one known difference at save)", () => {
-    expect(serverAccepts("a\\C")).toBe(true);
+  it("refuses \\C (one byte of UTF-8) on both sides: the server refuses it at save, as no browser engine has it", () => {
+    expect(serverAccepts("a\\C")).toBe(false);
     expect(browserAccepts("a\\C")).toBe(false);
+    expect(serverAccepts("a\\\\C")).toBe(true);
+    expect(browserAccepts("a\\\\C")).toBe(true);
   });
 
   it("requires unicode mode, like re2-wasm", () => {

@@ -61,7 +61,7 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
   const settlement = settleScan(record.objectClass, scan.passed, finishedAt, ports.retention);
   const settled = await ports.objects.completeAndSettle(actor, ref.objectId, md5, { ...scan, finishedAt: finishedAt.toISOString() }, settlement, now);
   await announceRetentionChanges(ports, ref.tenantId, settled.superseded);
-  return loadLifecycleState(ports, ref);
+  return settled.record ? outcomeOf(settled.record) : loadLifecycleState(ports, ref);
 }
 
 /** Gone: removed by a failed verification (this very call, run again), or not found. */
