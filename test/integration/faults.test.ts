@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { png } from "../fixtures/files/index.js";
+import { csv, png } from "../fixtures/files/index.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { control } from "../support/control.js";
 import { sql } from "../support/stack-access.js";
@@ -106,6 +106,20 @@ describe("the API restarts during a complete", () => {
     expect(retried.body.storedObject.status).toBe("READY");
     const object = await waitForStatus(token, id, ["READY"]);
     expect(object.isCurrent).toBe(true);
+  });
+
+  it("a retried complete re-delivers the Update its first call lost after moving the row to SCANNING", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const s = { objectClass: "REPORT", contentType: "text/csv", bytes: csv([["a", "b"], ["1", "2"]]) };
+    const started = await initiate(token, s);
+    await put(started.body, s.bytes);
+    const id = started.body.storedObject.id;
+    // What a Temporal restart leaves: the first Update's step moved the row, the Update was lost
+    // with its workflow task, and the workflow still waits for its abandoned-upload deadline.
+    await sql("update stored_objects set status = 'SCANNING' where id = ?", [id]);
+    const retried = await complete(token, id, { waitForResult: true });
+    expect(retried.status).toBe(200);
+    expect(retried.body.storedObject.status).toBe("READY");
   });
 });
 

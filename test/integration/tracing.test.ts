@@ -177,12 +177,12 @@ describe("OpenTelemetry tracing with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
   it("follows complete through the Update into its handler and the verifyAndComplete local activity", async () => {
     const spans = await traceWith(completeTrace.traceId, [
       `${FILES}/CompleteUpload`,
-      "StartWorkflowUpdate:complete",
+      "UpdateWithStartWorkflow:complete",
       "HandleUpdate:complete",
       "RunActivity:verifyAndComplete",
     ]);
     const rpc = byName(spans, `${FILES}/CompleteUpload`);
-    const update = byName(spans, "StartWorkflowUpdate:complete");
+    const update = byName(spans, "UpdateWithStartWorkflow:complete");
     const handler = byName(spans, "HandleUpdate:complete");
     const activity = byName(spans, "RunActivity:verifyAndComplete");
     expect(rpc.parentSpanId).toBe(completeTrace.parentId);

@@ -10,12 +10,14 @@ export interface CompleteInput {
 
 /**
  * Complete is one Update of the object's workflow, so the answer is synchronous; with
- * waitForResult the same Update answers once the scan ended (bounded). Calling it again returns
- * the object as it is.
+ * waitForResult the same Update answers once the scan ended (bounded). Calling it again once the
+ * object settled returns the object as it is. While it is SCANNING the Update is sent again: the
+ * first one may have moved the row and then been lost with its workflow task (a Temporal server
+ * restart loses an Update not yet accepted), and the workflow learns the row's state from it.
  */
 export async function completeUpload(deps: FileStorageDeps, actor: Actor, input: CompleteInput): Promise<StoredObjectView> {
   const current = await findOrFail(deps, actor, input.objectId);
-  if (current.status !== "PENDING_UPLOAD") return current;
+  if (current.status !== "PENDING_UPLOAD" && current.status !== "SCANNING") return current;
   return deps.lifecycle.complete(
     { tenantId: actor.tenantId, objectId: current.id },
     {
