@@ -8,7 +8,8 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-export type Component = "api" | "worker" | "temporal" | "postgres" | "minio" | "tusd";
+/** `floor`: the worker of the Temporal floor (bench/temporal-floor/worker.ts). */
+export type Component = "api" | "worker" | "temporal" | "postgres" | "minio" | "tusd" | "floor";
 
 interface ProcStat {
   pid: number;
@@ -52,6 +53,7 @@ function classify(pid: number): Component | undefined {
   const args = commandLine(pid);
   if (args.includes("src/main/server.ts")) return "api";
   if (args.includes("src/main/worker.ts")) return "worker";
+  if (args.includes("bench/temporal-floor/worker.ts")) return "floor";
   const executable = args.split(" ")[0] ?? "";
   const program = path.basename(executable);
   // The CLI's dev server, or the Temporal server of TEMPORAL_MODE=server (.tools/temporal-server/bin/server).
@@ -82,7 +84,7 @@ export function cpuSnapshot(): Record<Component, number> {
     children.set(stat.ppid, list);
   }
   const treeTicks = (root: ProcStat): number => (children.get(root.pid) ?? []).reduce((sum, child) => sum + treeTicks(child), root.ticks);
-  const totals: Record<Component, number> = { api: 0, worker: 0, temporal: 0, postgres: 0, minio: 0, tusd: 0 };
+  const totals: Record<Component, number> = { api: 0, worker: 0, temporal: 0, postgres: 0, minio: 0, tusd: 0, floor: 0 };
   for (const child of children.get(process.pid) ?? []) {
     const component = classify(child.pid);
     if (component) totals[component] += (treeTicks(child) * 1000) / clockTicks();

@@ -45,6 +45,8 @@
  *   BENCH_KEEP_DATA=1                 keep .bench-data/run-<pid>-<mode> (logs) after the run
  *   BENCH_CPU_PROF=dir                run the API server and the worker with --cpu-prof: each writes
  *                                     a .cpuprofile into dir when the stack stops (pids are logged)
+ *   BENCH_NODE_OPTIONS="--flag"       Node flags for the API server and the worker only, to measure a
+ *                                     tuning against a run without it
  */
 import { renameSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -47,7 +47,8 @@ export async function startBenchStack(root: string, overrides: Record<string, st
     stack = await startStack({ projectRoot: root, dataDir, env: { ...clean, TEMPORAL_MODE: temporalMode }, ports: "free", log: () => undefined });
     const port = await findFreePort();
     // BENCH_CPU_PROF=dir: the API and the worker write V8 CPU profiles there when they exit
-    // (NODE_OPTIONS reaches both; the file names carry the pid, logged below).
+    // (NODE_OPTIONS reaches both; the file names carry the pid, logged below). BENCH_NODE_OPTIONS:
+    // Node flags for those two only (a V8 tuning measured against a run without it).
     const profileDir = process.env.BENCH_CPU_PROF?.trim() ? path.resolve(process.env.BENCH_CPU_PROF.trim()) : undefined;
     if (profileDir) mkdirSync(profileDir, { recursive: true });
     const env: Record<string, string> = {
@@ -61,7 +62,7 @@ export async function startBenchStack(root: string, overrides: Record<string, st
       LOG_LEVEL: "info",
       TEMPORAL_TASK_QUEUE: `bench-${process.pid}`,
       SHUTDOWN_GRACE_SECONDS: "3",
-      ...(profileDir ? { NODE_OPTIONS: `${clean.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir="${profileDir}"`.trim() } : {}),
+      NODE_OPTIONS: [clean.NODE_OPTIONS, process.env.BENCH_NODE_OPTIONS, profileDir ? `--cpu-prof --cpu-prof-dir="${profileDir}"` : undefined].filter(Boolean).join(" "),
       ...overrides,
     };
     supervisor = new ProcessSupervisor(root, env, path.join(dataDir, "logs"));

@@ -17,7 +17,7 @@
  * for the latency of the step that makes an upload final (our complete, tusd's last PATCH), and
  * the Temporal history of READY objects (events, state transitions).
  */
-import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,6 +35,7 @@ import { fileOfSize, largePdf, photoPng } from "./scan-files.js";
 import { mean, percentile, timed } from "./stats.js";
 import { apiFor, progress, sleep, type Api } from "./support.js";
 import { spread, temporalClient } from "./timer-support.js";
+import { startTemporalFloor, type TemporalFloor } from "./temporal-floor/floor.js";
 import { tusCreate, tusPatch, tusUpload } from "./tus.js";
 import { complete, getUpload, initiate, put, uploadThrough, type UploadSpec, type UploadStepTimes } from "./uploads.js";
 
@@ -50,8 +51,16 @@ const HISTORY_SAMPLES = 10;
 /** Temporal server default (limit.historyCount.error), the fixed reference of the history row. */
 const TEMPORAL_HISTORY_EVENTS_LIMIT = 51_200;
 
-type EngineName = "ours" | "tusd" | "direct";
-const ENGINES: EngineName[] = ["ours", "tusd", "direct"];
+/**
+ * `floor`: the Temporal calls of an upload on an empty workflow of the same shape (bench/temporal-floor).
+ * `readback`: a direct PutObject, then every byte read back with GetObject, as a scan that looks
+ * at every byte must (the PDF checks do): what any engine that checks the whole file pays in I/O.
+ */
+type EngineName = "ours" | "floor" | "tusd" | "direct" | "readback";
+const SMALL_ENGINES: EngineName[] = ["ours", "floor", "tusd", "direct"];
+/** The floor has no bytes: its cost does not depend on the file, so the 8 MiB rounds leave it out. */
+const LARGE_ENGINES: EngineName[] = ["ours", "tusd", "direct", "readback"];
+const SEQUENTIAL_ENGINES = ["ours", "tusd", "direct"] as const;
 
 interface Payload {
   label: string;
@@ -79,7 +88,7 @@ interface Tally {
   steps: UploadStepTimes;
 }
 
-const emptyCpu = (): Record<Component, number> => ({ api: 0, worker: 0, temporal: 0, postgres: 0, minio: 0, tusd: 0 });
+const emptyCpu = (): Record<Component, number> => ({ api: 0, worker: 0, temporal: 0, postgres: 0, minio: 0, tusd: 0, floor: 0 });
 const emptyTally = (): Tally => ({
   uploads: 0,
   errors: 0,
@@ -99,6 +108,7 @@ interface Peers {
   s3: S3Client;
   bucket: string;
   tusd: RunningTusd;
+  floor: TemporalFloor;
   requests: Awaited<ReturnType<typeof minioRequestCounter>>;
 }
 
@@ -113,6 +123,8 @@ function engineUpload(peers: Peers, engine: EngineName, file: Payload): (index: 
         const workflowId = object.workflowId || lifecycleWorkflowId(peers.api.tenant, object.id);
         return object.status === "READY" ? { ready: true, workflowId, steps } : { ready: false, objectId: object.id, status: object.status, steps };
       };
+    case "floor":
+      return async () => ({ ready: true, workflowId: await peers.floor.upload() });
     case "tusd":
       return async () => {
         await tusUpload(peers.tusd.filesUrl, file.bytes, { filename: file.filename, filetype: file.contentType });
@@ -121,6 +133,16 @@ function engineUpload(peers: Peers, engine: EngineName, file: Payload): (index: 
     case "direct":
       return async () => {
         await peers.s3.send(directPut(peers.bucket, file));
+        return { ready: true };
+      };
+    case "readback":
+      return async () => {
+        const put = directPut(peers.bucket, file);
+        await peers.s3.send(put);
+        const got = await peers.s3.send(new GetObjectCommand({ Bucket: peers.bucket, Key: put.input.Key }));
+        let bytes = 0;
+        for await (const chunk of got.Body as AsyncIterable<Uint8Array>) bytes += chunk.length;
+        if (bytes !== file.bytes.length) throw new Error(`read back ${bytes} of ${file.bytes.length} bytes`);
         return { ready: true };
       };
   }
@@ -191,12 +213,12 @@ async function idleRates(seconds: number): Promise<Record<Component, number>> {
 }
 
 /** Rounds of one turn per engine, the order rotating each round. */
-async function rounds(peers: Peers, file: Payload, clients: number, seconds: number, count: number): Promise<Record<EngineName, Tally>> {
-  const tallies: Record<EngineName, Tally> = { ours: emptyTally(), tusd: emptyTally(), direct: emptyTally() };
+async function rounds(peers: Peers, engines: EngineName[], file: Payload, clients: number, seconds: number, count: number): Promise<Record<EngineName, Tally>> {
+  const tallies: Record<EngineName, Tally> = { ours: emptyTally(), floor: emptyTally(), tusd: emptyTally(), direct: emptyTally(), readback: emptyTally() };
   // Warm-up, not counted: connections, JIT, the first signature, tusd's first multipart upload.
-  for (const engine of ENGINES) await engineUpload(peers, engine, file)(-1);
+  for (const engine of engines) await engineUpload(peers, engine, file)(-1);
   for (let round = 0; round < count; round++) {
-    const order = ENGINES.map((_, i) => ENGINES[(i + round) % ENGINES.length]);
+    const order = engines.map((_, i) => engines[(i + round) % engines.length]);
     for (const engine of order) {
       progress(`uploads-peers: ${file.label} round ${round + 1}/${count}, ${engine}, ${clients} clients for ${seconds} s`);
       await turn(peers, engine, file, seconds, clients, tallies[engine]);
@@ -219,7 +241,7 @@ interface Sequential {
 /** The three engines alternating, one upload at a time: what the last step before "stored" costs. */
 async function sequential(peers: Peers, file: Payload, runs: number): Promise<Sequential> {
   const result: Sequential = { completeMs: [], oursFullMs: [], patchMs: [], tusdFullMs: [], directMs: [], notReady: 0 };
-  const steps: Record<EngineName, (i: number) => Promise<void>> = {
+  const steps: Record<(typeof SEQUENTIAL_ENGINES)[number], (i: number) => Promise<void>> = {
     ours: async (i) => {
       const began = performance.now();
       const spec: UploadSpec = { objectClass: "GENERAL_DOCUMENT", contentType: file.contentType, bytes: file.bytes, filename: file.filename, ownerEntityId: `seq-${i}` };
@@ -244,7 +266,7 @@ async function sequential(peers: Peers, file: Payload, runs: number): Promise<Se
     },
   };
   for (let i = 0; i < runs; i++) {
-    for (let k = 0; k < ENGINES.length; k++) await steps[ENGINES[(i + k) % ENGINES.length]](i);
+    for (let k = 0; k < SEQUENTIAL_ENGINES.length; k++) await steps[SEQUENTIAL_ENGINES[(i + k) % SEQUENTIAL_ENGINES.length]](i);
   }
   return result;
 }
@@ -297,12 +319,13 @@ export const uploadsPeers: BenchGroup = {
       s3: { endpoint: storage.endpoint, bucket: storage.bucket, region: storage.region, accessKey: storage.accessKey, secretKey: storage.secretKey },
       objectPrefix: "bench-tusd/",
     });
+    const floor = await startTemporalFloor(root, stack.env, path.join(stack.dataDir, "logs"));
     const s3 = createS3Client(storage);
     const requests = await minioRequestCounter({ endpoint: storage.endpoint, accessKey: storage.accessKey, secretKey: storage.secretKey });
-    const peers: Peers = { api: await apiFor(stack.apiUrl, "bench-peers"), s3, bucket: storage.bucket, tusd, requests };
+    const peers: Peers = { api: await apiFor(stack.apiUrl, "bench-peers"), s3, bucket: storage.bucket, tusd, floor, requests };
     try {
       const found = componentsFound();
-      const missing = (["api", "worker", "temporal", "postgres", "minio", "tusd"] as Component[]).filter((c) => !found.includes(c));
+      const missing = (["api", "worker", "temporal", "postgres", "minio", "tusd", "floor"] as Component[]).filter((c) => !found.includes(c));
       progress(`uploads-peers: ${tusd.version} at ${tusd.filesUrl}; processes found: ${found.join(", ")}${missing.length ? `; NOT found: ${missing.join(", ")}` : ""}`);
 
       const png = photoPng();
@@ -312,20 +335,22 @@ export const uploadsPeers: BenchGroup = {
 
       progress(`uploads-peers: ${IDLE_SECONDS} s idle (background CPU of the stack)`);
       const idleBefore = await idleRates(IDLE_SECONDS);
-      const smallRun = await rounds(peers, small, SMALL_CLIENTS, options.peerSeconds, options.peerRounds);
-      const largeRun = await rounds(peers, large, LARGE_CLIENTS, options.peerSeconds, options.peerRounds);
+      const smallRun = await rounds(peers, SMALL_ENGINES, small, SMALL_CLIENTS, options.peerSeconds, options.peerRounds);
+      const largeRun = await rounds(peers, LARGE_ENGINES, large, LARGE_CLIENTS, options.peerSeconds, options.peerRounds);
       progress(`uploads-peers: sequential ${small.label}, ${options.peerSequential} per engine, alternating`);
       const seq = await sequential(peers, small, options.peerSequential);
       const history = await histories(stack.env, spread(smallRun.ours.workflowIds, HISTORY_SAMPLES));
+      const floorHistory = await histories(stack.env, spread(smallRun.floor.workflowIds, HISTORY_SAMPLES));
       const leftSmall = await stillNotReady(peers.api, smallRun.ours.notReady);
       const leftLarge = await stillNotReady(peers.api, largeRun.ours.notReady);
       progress(`uploads-peers: ${IDLE_SECONDS} s idle again`);
       const idleAfter = await idleRates(IDLE_SECONDS);
       const idle = Object.fromEntries(Object.keys(idleBefore).map((c) => [c, (idleBefore[c as Component] + idleAfter[c as Component]) / 2])) as Record<Component, number>;
 
-      return figures({ smallRun, largeRun, seq, history, leftSmall, leftLarge, small, large, options, tusd, missing, idle, requestsProblem: requests.problem });
+      return figures({ smallRun, largeRun, seq, history, floorHistory, leftSmall, leftLarge, small, large, options, tusd, missing, idle, requestsProblem: requests.problem });
     } finally {
       s3.destroy();
+      await floor.stop();
       await tusd.stop();
     }
   },
@@ -336,6 +361,7 @@ interface Measured {
   largeRun: Record<EngineName, Tally>;
   seq: Sequential;
   history: Awaited<ReturnType<typeof histories>>;
+  floorHistory: Awaited<ReturnType<typeof histories>>;
   leftSmall: Map<string, number>;
   leftLarge: Map<string, number>;
   small: Payload;
@@ -403,11 +429,38 @@ function figures(m: Measured): Figure[] {
     ? `MinIO request counter unavailable: ${m.requestsProblem}`
     : `${MINIO_REQUESTS_METRIC} (sum over APIs) from ${MINIO_REQUESTS_PATH} around each turn (v2 minio_s3_requests_total is cached 10 s by MinIO); ${large.label}: ours ${fmt(requestsPer(largeRun.ours), 2)}, tusd ${fmt(requestsPer(largeRun.tusd), 2)}, direct ${fmt(requestsPer(largeRun.direct), 2)}`;
 
-  const historyNote = `mean of ${history.events.length} READY objects of the ${small.label} turns, read after the turns (workflow ${history.statuses.join("/") || "none"})`;
+  // The Temporal floor: what one workflow per object costs with none of our work in it.
+  const f = s.floor;
+  const floorShape = "floor: start (24 h start delay, 4 search attributes) + Update-with-start on an empty workflow of our shape (the handler answers READY at once, status upserted, retention timer armed), no database, no S3";
+  const floorProcesses = (f.cpu.floor + f.clientCpuMs) / f.uploads;
+  const floorStack = raw(f, ["temporal", "postgres"]) + floorProcesses;
+  const floorRows = [
+    figure(
+      `Uploads/s, ${small.label}, ${SMALL_CLIENTS} clients (ours, to READY)`,
+      perSecond(s.ours),
+      "uploads/s",
+      baseline("Temporal floor, to READY", perSecond(f), "uploads/s"),
+      `${floorShape}; floor: ${f.uploads} answered READY, ${f.errors} errors${f.firstError ? ` (first error: ${f.firstError.slice(0, 120)})` : ""}`,
+    ),
+    cpuRow("API + worker", ["api", "worker"], baseline("Temporal floor: its worker + its client calls", floorProcesses, "ms"), `floor worker ${fmt(f.cpu.floor / f.uploads)} ms + the bench process making the floor's Temporal calls ${fmt(f.clientCpuMs / f.uploads)} ms`),
+    cpuRow("Temporal server", ["temporal"], baseline("Temporal server per floor workflow", raw(f, ["temporal"]), "ms"), `the floor's turns; PostgreSQL per floor workflow ${fmt(raw(f, ["postgres"]))} ms (the real server's persistence)`),
+    cpuRow("whole stack", OUR_STACK, baseline("Temporal floor: Temporal + PostgreSQL + its worker + its client", floorStack, "ms"), `ours also pays MinIO, the PUT, two HTTP calls and the checks; the floor's bench client is counted, ours' clients are not (${fmt(s.ours.clientCpuMs / s.ours.uploads)} ms per upload)`),
+  ];
+
+  const floorHistory = `the Temporal floor: ${fmt(mean(m.floorHistory.events))} events, ${fmt(mean(m.floorHistory.transitions))} transitions (workflow ${m.floorHistory.statuses.join("/") || "none"})`;
+  const historyNote = `mean of ${history.events.length} READY objects of the ${small.label} turns, read after the turns (workflow ${history.statuses.join("/") || "none"}); ${floorHistory}`;
 
   return [
     ...throughputRows(small, SMALL_CLIENTS, smallRun, m.leftSmall),
+    ...floorRows,
     ...throughputRows(large, LARGE_CLIENTS, largeRun, m.leftLarge),
+    figure(
+      `Uploads/s, ${large.label}, ${LARGE_CLIENTS} clients (ours, to READY)`,
+      perSecond(largeRun.ours),
+      "uploads/s",
+      baseline("direct PutObject, then every byte read back", perSecond(largeRun.readback), "uploads/s"),
+      `the I/O of any engine that checks every byte; read-back ${fmt(perSecond(largeRun.readback) / perSecond(largeRun.direct), 2)} of direct PutObject; ${peerOutcome("read-back", largeRun.readback)}; CPU per upload: MinIO ${fmt(raw(largeRun.readback, ["minio"]))} ms, the bench client ${fmt(largeRun.readback.clientCpuMs / largeRun.readback.uploads)} ms (direct: ${fmt(largeRun.direct.clientCpuMs / largeRun.direct.uploads)} ms)`,
+    ),
     figure(`complete-to-READY p50, ${small.label}, sequential`, p(seq.completeMs, 50), "ms", baseline(`${tusdName} final PATCH p50`, p(seq.patchMs, 50), "ms"), latencyNote),
     figure(`complete-to-READY p99, ${small.label}, sequential`, p(seq.completeMs, 99), "ms", baseline(`${tusdName} final PATCH p99`, p(seq.patchMs, 99), "ms"), latencyNote),
     cpuRow("API + worker", ["api", "worker"], tusdCpu, `API ${fmt(raw(s.ours, ["api"]))} ms + worker ${fmt(raw(s.ours, ["worker"]))} ms; ${small.label} turns at ${SMALL_CLIENTS} clients; ${method}`),

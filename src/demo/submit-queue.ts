@@ -4,6 +4,7 @@
  * only those of the tenant its token is for.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
+import { committed, request } from "../fields-client/idb-promise.js";
 
 export interface QueuedSubmit {
   /** Given by IndexedDB on add; increasing, so the queue is sent in the order it was filled. */
@@ -25,6 +26,7 @@ export class SubmitQueue {
 
   async add(entry: QueuedSubmit): Promise<number> {
     const store = await this.objectStore("readwrite");
+    // Written once committed, not when the request succeeds: "queued" must still hold after a reload.
     const done = committed(store.transaction);
     const id = await request<number>(store.add(entry));
     await done;
@@ -53,20 +55,4 @@ function openDatabase(name: string): Promise<IDBDatabase> {
   const open = indexedDB.open(name, 1);
   open.onupgradeneeded = () => open.result.createObjectStore(OBJECT_STORE, { keyPath: "id", autoIncrement: true });
   return request(open);
-}
-
-function request<T>(req: IDBRequest): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result as T);
-    req.onerror = () => reject(req.error ?? new Error("IndexedDB request failed"));
-  });
-}
-
-/** Written once committed, not when the request succeeds: "queued" must still hold after a reload. */
-function committed(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error("IndexedDB transaction failed"));
-    tx.onabort = () => reject(tx.error ?? new Error("IndexedDB transaction aborted"));
-  });
 }

@@ -2,6 +2,7 @@
  * The browser's store: one IndexedDB database with one object store of StoredDocument by key.
  * Survives reloads and works offline; each call opens a short transaction.
  */
+import { committed, request } from "./idb-promise.js";
 import type { FieldsStore, StoredDocument } from "./store.js";
 
 const OBJECT_STORE = "definitions";
@@ -27,7 +28,7 @@ export function indexedDbStore(options: IndexedDbStoreOptions = {}): FieldsStore
       const db = await database();
       const tx = db.transaction(OBJECT_STORE, "readwrite");
       tx.objectStore(OBJECT_STORE).put(value, key);
-      await done(tx);
+      await committed(tx);
     },
   };
 }
@@ -36,19 +37,4 @@ function openDatabase(factory: IDBFactory, name: string): Promise<IDBDatabase> {
   const open = factory.open(name, 1);
   open.onupgradeneeded = () => open.result.createObjectStore(OBJECT_STORE);
   return request(open);
-}
-
-function request<T>(req: IDBRequest): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result as T);
-    req.onerror = () => reject(req.error ?? new Error("IndexedDB request failed"));
-  });
-}
-
-function done(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error("IndexedDB transaction failed"));
-    tx.onabort = () => reject(tx.error ?? new Error("IndexedDB transaction aborted"));
-  });
 }

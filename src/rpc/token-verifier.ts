@@ -3,10 +3,18 @@ import { AppError } from "../domain/errors.js";
 import type { AuthConfig } from "../config.js";
 import type { UserProfile } from "../domain/actor.js";
 import type { Principal } from "./principal.js";
+import { VerifiedTokenCache } from "./verified-token-cache.js";
+
+/** Distinct live tokens remembered; a client's token is normally one entry for its whole life. */
+const VERIFIED_TOKENS_MAX = 10_000;
+/** How long a verified token is trusted without checking it again (it never outlives its `exp`). */
+const VERIFIED_TOKEN_TTL_MS = 60_000;
 
 export type TokenVerifierConfig = Pick<AuthConfig, "jwksUrl" | "hs256Secret" | "issuer" | "audience"> & {
   /** 30 s when omitted. */
   clockToleranceSeconds?: number;
+  /** The clock `exp` is checked against (by jose and the cache of verified tokens); Date.now when omitted. */
+  now?: () => number;
 };
 
 export type TokenVerifier = (token: string) => Promise<Principal>;
@@ -48,26 +56,40 @@ function profileFromClaims(payload: JWTPayload): UserProfile | undefined {
 /**
  * JWKS (RS256/ES256), or a shared HS256 secret (docs/decisions.md). A token must expire (`exp`
  * required: a leaked token without one would work forever) and, when configured, name this API's
- * issuer and audience (a token minted for another service is refused).
+ * issuer and audience (a token minted for another service is refused). A token that passed is
+ * remembered until it expires, for at most a minute (VerifiedTokenCache).
  */
 export function createTokenVerifier(config: TokenVerifierConfig): TokenVerifier {
   const jwks = config.jwksUrl ? createRemoteJWKSet(new URL(config.jwksUrl)) : undefined;
-  const secret = config.hs256Secret ? new TextEncoder().encode(config.hs256Secret) : undefined;
+  // Imported once: given the raw bytes, jose would import the key again on every call.
+  const secret = config.hs256Secret ? hmacKey(config.hs256Secret) : undefined;
+  const toleranceSeconds = config.clockToleranceSeconds ?? 30;
   const checks: JWTVerifyOptions = {
     requiredClaims: ["exp"],
-    clockTolerance: config.clockToleranceSeconds ?? 30,
+    clockTolerance: toleranceSeconds,
     issuer: config.issuer,
     audience: config.audience,
   };
+  const now = config.now ?? Date.now;
+  const verified = new VerifiedTokenCache<Principal>(VERIFIED_TOKENS_MAX, VERIFIED_TOKEN_TTL_MS);
   return async (token) => {
+    const known = verified.get(token, now());
+    if (known) return known;
     try {
+      const options = { ...checks, currentDate: new Date(now()) };
       const { payload } = jwks
-        ? await jwtVerify(token, jwks, { ...checks, algorithms: ["RS256", "ES256"] })
-        : await jwtVerify(token, secret!, { ...checks, algorithms: ["HS256"] });
-      return principalFromClaims(payload);
+        ? await jwtVerify(token, jwks, { ...options, algorithms: ["RS256", "ES256"] })
+        : await jwtVerify(token, await secret!, { ...options, algorithms: ["HS256"] });
+      const principal = principalFromClaims(payload);
+      verified.set(token, principal, (payload.exp! + toleranceSeconds) * 1000, now());
+      return principal;
     } catch (error) {
       if (error instanceof AppError) throw error;
       throw new AppError("UNAUTHENTICATED", `invalid token: ${(error as Error).message}`, { cause: error });
     }
   };
+}
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
 }
