@@ -431,7 +431,7 @@ function figures(m: Measured): Figure[] {
 
   // The Temporal floor: what one workflow per object costs with none of our work in it.
   const f = s.floor;
-  const floorShape = "floor: start (24 h start delay, 4 search attributes) + Update-with-start on an empty workflow of our shape (the handler answers READY at once, status upserted, retention timer armed), no database, no S3";
+  const floorShape = "floor: start (24 h start delay, 4 search attributes) + Update-with-start on an empty workflow of our shape (the handler answers READY at once, the status upserted, then the workflow ends, as ours does for a class without retention), no database, no S3";
   const floorProcesses = (f.cpu.floor + f.clientCpuMs) / f.uploads;
   const floorStack = raw(f, ["temporal", "postgres"]) + floorProcesses;
   const floorRows = [
