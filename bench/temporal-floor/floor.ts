@@ -4,13 +4,12 @@
  * for an upload (start with a start delay and the four search attributes at initiate, an
  * Update-with-start at complete), made by the bench process.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { WithStartWorkflowOperation } from "@temporalio/client";
 import { parseConfig } from "../../src/config.js";
 import { OBJECT_CLASS, OBJECT_STATUS, OWNER_ENTITY_TYPE, TENANT_ID } from "../../workflows/search-attributes.js";
+import { spawnLogged, waitForLine } from "../../test/support/process-supervisor.js";
 import { temporalClient } from "../timer-support.js";
 import { floorCompleteUpdate } from "./workflow.js";
 
@@ -27,15 +26,8 @@ export interface TemporalFloor {
 
 export async function startTemporalFloor(root: string, env: Record<string, string>, logDir: string): Promise<TemporalFloor> {
   const taskQueue = `bench-floor-${process.pid}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/temporal-floor/worker.ts"], {
-    cwd: root,
-    env: { ...env, FLOOR_TASK_QUEUE: taskQueue },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const log = createWriteStream(path.join(logDir, "temporal-floor-worker.log"), { flags: "a" });
-  child.stdout!.pipe(log);
-  child.stderr!.pipe(log);
-  await started(child);
+  const child = spawnLogged(root, { ...env, FLOOR_TASK_QUEUE: taskQueue }, "bench/temporal-floor/worker.ts", path.join(logDir, "temporal-floor-worker.log"));
+  await waitForLine(child, "floor worker started", START_TIMEOUT_MS, "the Temporal floor's worker");
   const client = await temporalClient(parseConfig(env));
   const tenant = `bench-floor-${process.pid}`;
   return {
@@ -65,26 +57,11 @@ export async function startTemporalFloor(root: string, env: Record<string, strin
     },
     async stop() {
       await client.connection.close();
+      // A worker that already exited (it crashed during the run) has nothing to wait for.
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
-      if (child.exitCode === null) child.kill("SIGTERM");
+      child.kill("SIGTERM");
       await exited;
     },
   };
-}
-
-function started(child: ChildProcess): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the Temporal floor's worker did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      if (!chunk.toString().includes("floor worker started")) return;
-      clearTimeout(timer);
-      child.stdout!.off("data", onData);
-      resolve();
-    };
-    child.stdout!.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the Temporal floor's worker exited with ${code} during start`));
-    });
-  });
 }

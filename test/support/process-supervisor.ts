@@ -4,6 +4,33 @@ import http from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 
+/** `entry` run with tsx as a child process, its stdout and stderr appended to `logFile`. */
+export function spawnLogged(root: string, env: Record<string, string>, entry: string, logFile: string): ChildProcess {
+  const log = createWriteStream(logFile, { flags: "a" });
+  const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  return child;
+}
+
+/** Resolves when the child prints `marker` (its "started" line); rejects if it exits first or after `timeoutMs`. */
+export function waitForLine(child: ChildProcess, marker: string, timeoutMs: number, name: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${timeoutMs / 1000} s`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      if (!chunk.toString().includes(marker)) return;
+      clearTimeout(timer);
+      child.stdout!.off("data", onData);
+      resolve();
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} during start`));
+    });
+  });
+}
+
 /** Runs the API server and the worker as real processes; tests can kill and restart them. */
 export class ProcessSupervisor {
   private children = new Map<string, ChildProcess>();
@@ -16,10 +43,7 @@ export class ProcessSupervisor {
   ) {}
 
   private spawn(name: "api" | "worker", entry: string): ChildProcess {
-    const log = createWriteStream(path.join(this.logDir, `${name}.log`), { flags: "a" });
-    const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: this.root, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout!.pipe(log);
-    child.stderr!.pipe(log);
+    const child = spawnLogged(this.root, this.env, entry, path.join(this.logDir, `${name}.log`));
     this.children.set(name, child);
     return child;
   }
@@ -31,18 +55,7 @@ export class ProcessSupervisor {
 
   async startWorker(): Promise<void> {
     const child = this.spawn("worker", "src/main/worker.ts");
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("worker did not start within 120 s")), 120_000);
-      const onData = (chunk: Buffer) => {
-        if (chunk.toString().includes("worker started")) {
-          clearTimeout(timer);
-          child.stdout!.off("data", onData);
-          resolve();
-        }
-      };
-      child.stdout!.on("data", onData);
-      child.once("exit", (code) => reject(new Error(`worker exited with ${code} during start`)));
-    });
+    await waitForLine(child, "worker started", 120_000, "worker");
   }
 
   /** SIGKILL: the process gets no chance to finish anything, as in a crash; SIGTERM: a deploy. */
