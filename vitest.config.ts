@@ -8,6 +8,8 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
           environment: "node",
+          // A real redis-server for the Redis adapter's tests (never skipped).
+          globalSetup: ["test/unit/global-setup.ts"],
           // Unit tests hold no module state between files (each builds its own fakes), so a worker
           // imports the code under test once instead of once per file: most of the suite's time
           // was loading the same modules (mathjs above all) again for every file.

@@ -6,11 +6,24 @@
  */
 import type { FieldDefinition } from "../src/domain/customfields/definition.js";
 import { DEFAULT_FORMULA_LIMITS } from "../src/domain/customfields/formula-budget.js";
-import { checkPattern, DEFAULT_PATTERN_LIMITS } from "../src/domain/customfields/pattern.js";
+import { maxMatchedBytes } from "../src/domain/customfields/pattern-cost.js";
+import { programSizeBound } from "../src/domain/customfields/pattern-program.js";
+import { checkPattern, compilePattern, DEFAULT_PATTERN_LIMITS, releaseCompiledPatterns } from "../src/domain/customfields/pattern.js";
 import { resolveForCreate } from "../src/domain/customfields/values.js";
 import { DEFAULT_SVG_LIMITS } from "../src/domain/files/checks/svg-safety.js";
 import { scanFile } from "../src/domain/files/checks/scanner.js";
-import { bufferSource, nestedSvg, worstCaseCsv, worstCaseSvg, worstCaseXlsx } from "../test/fixtures/files/index.js";
+import { DEFAULT_OFFICE_LIMITS } from "../src/domain/files/checks/office-structure.js";
+import { MAX_XML_PART_BYTES, MAX_XML_TOTAL_BYTES } from "../src/domain/files/checks/opc-xml.js";
+import { DEFAULT_PDF_INFLATION_LIMITS } from "../src/domain/files/checks/pdf-streams.js";
+import {
+  bufferSource,
+  nestedSvg,
+  worstCaseCsv,
+  worstCasePdfInflation,
+  worstCaseSvg,
+  worstCaseXlsx,
+  worstCaseXlsxInflation,
+} from "../test/fixtures/files/index.js";
 import { def } from "../test/unit/customfields/fixtures.js";
 import type { BenchGroup } from "./context.js";
 import { baseline, figure, type Figure } from "./figure.js";
@@ -63,14 +76,48 @@ async function worstScan({ name, contentType, bytes, bound }: ScanCase): Promise
 /** The most compile work a pattern may still cost (its estimate is just under the bound), against a typical one. */
 async function worstPattern(): Promise<Figure> {
   progress("limits: the costliest pattern still accepted");
-  const worstMs = await medianCpuMs(async () => checkPattern("^\\p{L}{3}x$"));
+  const worstMs = await medianCpuMs(async () => checkPattern("^\\p{L}x$"));
   const typicalMs = await medianCpuMs(async () => checkPattern("^[A-Z]{2}-[0-9]{4}$"));
   return figure(
-    "Costliest accepted pattern compile CPU (^\\p{L}{3}x$)",
+    "Costliest accepted pattern compile CPU (^\\p{L}x$)",
     worstMs,
     "ms",
     baseline("^[A-Z]{2}-[0-9]{4}$", typicalMs, "ms"),
     `estimated compile heap ≤ ${DEFAULT_PATTERN_LIMITS.maxCompileBytes / 1024} KiB (PATTERN_MAX_COMPILE_BYTES); ^\\p{L}{20}$ is refused unbuilt; median of ${RUNS}`,
+  );
+}
+
+/**
+ * The costliest match the program and step bounds still allow: a repeated literal, where every
+ * instruction is active in every new DFA state (the slowest measured per step), on the longest
+ * value its bound admits, freshly compiled so that no DFA state is cached; against a typical one.
+ */
+async function worstPatternMatch(): Promise<Figure> {
+  progress("limits: the costliest pattern match still accepted");
+  const pattern = "a{270}!";
+  const instructions = programSizeBound(pattern) ?? 0;
+  const value = "a".repeat(maxMatchedBytes(instructions, DEFAULT_PATTERN_LIMITS.maxMatchSteps));
+  const firstMatch = (source: string, text: string) => async () => {
+    releaseCompiledPatterns();
+    const regex = compilePattern(source);
+    const before = process.cpuUsage();
+    regex.test(text);
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000;
+  };
+  const sample = async (run: () => Promise<number>) => {
+    const samples: number[] = [];
+    for (let i = 0; i < RUNS; i++) samples.push(await run());
+    return median(samples);
+  };
+  const worstMs = await sample(firstMatch(pattern, value));
+  const typicalMs = await sample(firstMatch("^[A-Z]{2}-[0-9]{4}$", "AB-1234"));
+  return figure(
+    `Costliest accepted pattern match CPU (${pattern} on ${value.length} bytes)`,
+    worstMs,
+    "ms",
+    baseline("^[A-Z]{2}-[0-9]{4}$ on AB-1234", typicalMs, "ms"),
+    `bytes × ${instructions} instructions ≤ ${DEFAULT_PATTERN_LIMITS.maxMatchSteps} steps (PATTERN_MAX_MATCH_STEPS), ≤ ${DEFAULT_PATTERN_LIMITS.maxProgramSize} instructions (PATTERN_MAX_PROGRAM_SIZE); [[:^alpha:]]{1000} is refused unbuilt; first match, median of ${RUNS}`,
   );
 }
 
@@ -97,6 +144,33 @@ async function worstFormulas(): Promise<Figure> {
   );
 }
 
+/**
+ * Inflation at its bounds, still accepted: PDF object streams at the per-stream and per-file caps,
+ * filled with the name search's slowest input; XLSX relationships parts at the XML caps in a file
+ * just large enough for the 100× expansion bound. Per MB of the file, so the ratio to a decode pass
+ * over the same bytes is what the bound lets one stored byte cost.
+ */
+function inflationCases(): ScanCase[] {
+  const pdf = DEFAULT_PDF_INFLATION_LIMITS;
+  const streams = Math.floor(pdf.maxFileBytes / pdf.maxObjectStreamBytes);
+  const xmlParts = Math.floor(MAX_XML_TOTAL_BYTES / MAX_XML_PART_BYTES);
+  const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
+  return [
+    {
+      name: `PDF inflation (${streams} object streams of /a/a/...)`,
+      contentType: "application/pdf",
+      bytes: worstCasePdfInflation(streams, pdf.maxObjectStreamBytes),
+      bound: `object stream ≤ ${mib(pdf.maxObjectStreamBytes)} (SCAN_PDF_MAX_OBJECT_STREAM_BYTES), ≤ ${mib(pdf.maxFileBytes)} a file (SCAN_PDF_MAX_INFLATED_BYTES)`,
+    },
+    {
+      name: `XLSX inflation (${xmlParts} relationships parts parsed)`,
+      contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      bytes: worstCaseXlsxInflation(xmlParts, MAX_XML_PART_BYTES - 4096, DEFAULT_OFFICE_LIMITS.maxExpansionRatio),
+      bound: `inflated ≤ ${DEFAULT_OFFICE_LIMITS.maxExpansionRatio}× the file, XML read ≤ ${mib(MAX_XML_PART_BYTES)} a part, ${mib(MAX_XML_TOTAL_BYTES)} a file`,
+    },
+  ];
+}
+
 export const limits: BenchGroup = {
   name: "limits",
   kind: "in-process",
@@ -105,6 +179,7 @@ export const limits: BenchGroup = {
       { name: "SVG", contentType: "image/svg+xml", bytes: worstCaseSvg(), bound: `SVG ≤ ${DEFAULT_SVG_LIMITS.maxBytes / 1024 / 1024} MiB, CSS ≤ ${DEFAULT_SVG_LIMITS.maxCssChars} chars per piece` },
       { name: "CSV", contentType: "text/csv", bytes: worstCaseCsv(8 * 1024 * 1024), bound: "file ≤ STORAGE_MAX_FILE_SIZE_BYTES" },
       { name: "XLSX", contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", bytes: worstCaseXlsx(20_000), bound: "declared expansion ≤ 100×, ≤ 1 GiB" },
+      ...inflationCases(),
     ];
     const figures: Figure[] = [];
     for (const scanCase of cases) figures.push(await worstScan(scanCase));
@@ -115,7 +190,7 @@ export const limits: BenchGroup = {
     figures.push(
       figure("Nested-group SVG (700 KB, 100,000 levels) scan CPU", nestedMs, "ms", baseline("before the bounds (issue #11, fixed reference)", 159_000, "ms"), `rejected at depth ${DEFAULT_SVG_LIMITS.maxDepth} (SCAN_SVG_MAX_DEPTH)`),
     );
-    figures.push(await worstPattern(), await worstFormulas());
+    figures.push(await worstPattern(), await worstPatternMatch(), await worstFormulas());
     return figures;
   },
 };

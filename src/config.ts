@@ -3,6 +3,8 @@
  * passed down. A bad value stops the process with one line naming the variable (docs/decisions.md).
  */
 import { createHash } from "node:crypto";
+import { DEFAULT_MAX_DEFINITIONS_PER_ENTITY_TYPE } from "./domain/customfields/definition-quota.js";
+import { defaultTenantShare } from "./domain/webhooks/fair-share.js";
 
 export type Env = Record<string, string | undefined>;
 
@@ -23,6 +25,8 @@ export interface StorageConfig {
   presignUploadExpirySeconds: number;
   presignDownloadExpirySeconds: number;
   maxFileSizeBytes: number;
+  /** Objects of one tenant in PENDING_UPLOAD at once; the next initiate is refused. */
+  maxPendingUploadsPerTenant: number;
   /** Where the bucket has S3 Object Lock, legal holds are mirrored onto bucket objects. */
   objectLock: boolean;
   /** The S3 client gives up instead of hanging: on connecting, on the answer, on a silent socket. */
@@ -67,6 +71,8 @@ export interface WebhookConfig {
   maxEndpointsPerTenant: number;
   /** Delivery workflows started and not yet ended per endpoint; the rest wait in the outbox. */
   maxInFlightPerEndpoint: number;
+  /** The same per tenant, its fair share of the webhook worker's slots; default a quarter of them. */
+  maxInFlightPerTenant: number;
   /** Deliveries and the dispatcher run here, on a worker of their own, never beside scans. */
   taskQueue: string;
   maxConcurrentActivities: number;
@@ -158,13 +164,17 @@ export interface Config {
   /** Bounds on tenants' patterns and formulas (src/domain/customfields/limits.ts has the same shape). */
   customFieldLimits: CustomFieldLimitsConfig;
   customFieldIndexes: CustomFieldIndexConfig;
+  /** Live definitions one tenant may have per entity type; the next create is refused. */
+  customFieldDefinitions: { maxPerEntityType: number };
   completeWaitTimeoutSeconds: number;
   /**
    * Scan limits: a worker that dies mid-scan is noticed after the heartbeat timeout. Images and
    * PDFs up to `inlineMaxBytes` are scanned inside complete (their checks read a bounded head
    * and tail, or stream a file that size bounds); the rest by the scan activity. An XLSX whose
-   * parts declare more than `officeMaxUncompressedBytes` uncompressed, or more than
-   * `officeMaxExpansionRatio` times its own size, is refused (a ZIP bomb for the importer). An
+   * parts declare or inflate to more than `officeMaxUncompressedBytes`, or more than
+   * `officeMaxExpansionRatio` times its own size, is refused (a ZIP bomb for the importer). A PDF
+   * object stream that inflates past `pdfMaxObjectStreamBytes`, or object streams that together
+   * pass `pdfMaxInflatedBytes`, refuse the PDF (their objects could not all be checked). An
    * SVG larger than `svgMaxBytes`, nested deeper than `svgMaxDepth`, with more than
    * `svgMaxElements` elements or with CSS longer than `svgMaxCssChars` in one style element or
    * attribute is refused (its scan then stays linear, in short synchronous steps).
@@ -175,6 +185,8 @@ export interface Config {
     inlineMaxBytes: number;
     officeMaxExpansionRatio: number;
     officeMaxUncompressedBytes: number;
+    pdfMaxObjectStreamBytes: number;
+    pdfMaxInflatedBytes: number;
     svgMaxBytes: number;
     svgMaxDepth: number;
     svgMaxElements: number;
@@ -186,6 +198,11 @@ export interface Config {
   http: HttpLimitsConfig;
   database: DatabaseLimitsConfig;
   webhooks: WebhookConfig;
+  /**
+   * gRPC server reflection needs a token unless `public`; public, each client address may send
+   * `publicRequestsPerMinute` reflection requests a minute (a burst of as many, then refilled).
+   */
+  reflection: { public: boolean; publicRequestsPerMinute: number };
   /** OTLP/HTTP endpoint for traces; tracing is off without it. */
   otlpEndpoint?: string;
 }
@@ -273,6 +290,7 @@ function parseStorage(env: Env): StorageConfig {
     presignUploadExpirySeconds: integer(env, "STORAGE_PRESIGN_UPLOAD_EXPIRY_SECONDS", 300),
     presignDownloadExpirySeconds: integer(env, "STORAGE_PRESIGN_DOWNLOAD_EXPIRY_SECONDS", 900),
     maxFileSizeBytes: integer(env, "STORAGE_MAX_FILE_SIZE_BYTES", 52_428_800),
+    maxPendingUploadsPerTenant: integer(env, "STORAGE_MAX_PENDING_UPLOADS_PER_TENANT", 1000),
     objectLock: boolean(env, "STORAGE_OBJECT_LOCK", false),
     connectTimeoutSeconds: integer(env, "STORAGE_CONNECT_TIMEOUT_SECONDS", 5),
     requestTimeoutSeconds: integer(env, "STORAGE_REQUEST_TIMEOUT_SECONDS", 30),
@@ -301,6 +319,22 @@ export function isDevelopmentMode(env: Env): boolean {
 }
 
 const isLoopbackHost = (host: string) => host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+/**
+ * Development mode hands out all-permission tokens at /demo/token: on an address other machines
+ * reach, anyone on the network is an administrator of every tenant. So it binds to loopback
+ * only, unless DEVELOPMENT_MODE_ALLOW_NON_LOOPBACK=true says that exposure is meant (a throwaway
+ * VM, a container whose port only the host publishes).
+ */
+function listenHost(env: Env, developmentMode: boolean): string {
+  const host = optional(env, "HOST") ?? "127.0.0.1";
+  if (!developmentMode || isLoopbackHost(host) || host === "::1") return host;
+  if (boolean(env, "DEVELOPMENT_MODE_ALLOW_NON_LOOPBACK", false)) return host;
+  throw new ConfigError(
+    "HOST",
+    `is ${host}, not a loopback address, and DEVELOPMENT_MODE=true serves all-permission tokens to anyone who reaches it; bind to 127.0.0.1 or set DEVELOPMENT_MODE_ALLOW_NON_LOOPBACK=true`,
+  );
+}
 
 /** Keys fetched over plain http could be swapped by anyone on the path: https, bar a local test issuer. */
 function jwksUrl(env: Env, developmentMode: boolean): string | undefined {
@@ -362,6 +396,7 @@ function polls(env: Env, name: string, slots: number, min: number): number {
 }
 
 function parseWebhooks(env: Env, developmentMode: boolean, mainTaskQueue: string): WebhookConfig {
+  const maxConcurrentActivities = integer(env, "WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES", 20);
   return {
     allowPrivateUrls: boolean(env, "WEBHOOK_ALLOW_PRIVATE_URLS", developmentMode),
     dispatchIntervalSeconds: integer(env, "WEBHOOK_DISPATCH_INTERVAL_SECONDS", 5),
@@ -370,8 +405,9 @@ function parseWebhooks(env: Env, developmentMode: boolean, mainTaskQueue: string
     requestTimeoutSeconds: integer(env, "WEBHOOK_REQUEST_TIMEOUT_SECONDS", 10),
     maxEndpointsPerTenant: integer(env, "WEBHOOK_MAX_ENDPOINTS_PER_TENANT", 10),
     maxInFlightPerEndpoint: integer(env, "WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", 10),
+    maxInFlightPerTenant: integer(env, "WEBHOOK_MAX_IN_FLIGHT_PER_TENANT", defaultTenantShare(maxConcurrentActivities)),
     taskQueue: optional(env, "WEBHOOK_TASK_QUEUE") ?? `${mainTaskQueue}-webhooks`,
-    maxConcurrentActivities: integer(env, "WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES", 20),
+    maxConcurrentActivities,
     maxConcurrentWorkflowTasks: integer(env, "WEBHOOK_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS", 4, 2),
     secretOverlapSeconds: integer(env, "WEBHOOK_SECRET_OVERLAP_SECONDS", 24 * 3600, 0),
     secretKeys: parseWebhookSecretKeys(env, developmentMode),
@@ -387,18 +423,34 @@ function secretKey(name: string, raw: string): Buffer {
   return key;
 }
 
-/**
- * `WEBHOOK_SECRET_KEY` encrypts; `WEBHOOK_SECRET_PREVIOUS_KEYS` (comma-separated) still decrypt
- * what was encrypted before the key was changed. Exported for `npm run migrate`.
- */
-export function parseWebhookSecretKeys(env: Env, developmentMode: boolean): WebhookSecretKeys {
-  const raw = optional(env, "WEBHOOK_SECRET_KEY");
-  if (raw === undefined && !developmentMode) throw new ConfigError("WEBHOOK_SECRET_KEY", "is required (DEVELOPMENT_MODE=true uses a development key)");
-  const previous = (optional(env, "WEBHOOK_SECRET_PREVIOUS_KEYS") ?? "")
+const keyList = (name: string, raw: string | undefined) =>
+  (raw ?? "")
     .split(",")
     .map((k) => k.trim())
     .filter((k) => k !== "")
-    .map((k) => secretKey("WEBHOOK_SECRET_PREVIOUS_KEYS", k));
+    .map((k) => secretKey(name, k));
+
+/**
+ * The keyring: `WEBHOOK_SECRET_KEYS` (comma-separated, the first encrypts, every one decrypts),
+ * or the older pair `WEBHOOK_SECRET_KEY` (encrypts) and `WEBHOOK_SECRET_PREVIOUS_KEYS` (decrypt
+ * only). Each ciphertext names its key by an id derived from the key itself, so no id is
+ * configured and none can be given to two keys. Exported for `npm run migrate` and
+ * `npm run webhooks:reencrypt-secrets`.
+ */
+export function parseWebhookSecretKeys(env: Env, developmentMode: boolean): WebhookSecretKeys {
+  const ring = optional(env, "WEBHOOK_SECRET_KEYS");
+  const raw = optional(env, "WEBHOOK_SECRET_KEY");
+  const previousRaw = optional(env, "WEBHOOK_SECRET_PREVIOUS_KEYS");
+  if (ring !== undefined) {
+    if (raw !== undefined || previousRaw !== undefined) {
+      throw new ConfigError("WEBHOOK_SECRET_KEYS", "replaces WEBHOOK_SECRET_KEY and WEBHOOK_SECRET_PREVIOUS_KEYS: set one form only");
+    }
+    const [current, ...older] = keyList("WEBHOOK_SECRET_KEYS", ring);
+    if (!current) throw new ConfigError("WEBHOOK_SECRET_KEYS", "names no key");
+    return { current, previous: older, derived: false };
+  }
+  if (raw === undefined && !developmentMode) throw new ConfigError("WEBHOOK_SECRET_KEY", "is required, or WEBHOOK_SECRET_KEYS (DEVELOPMENT_MODE=true uses a development key)");
+  const previous = keyList("WEBHOOK_SECRET_PREVIOUS_KEYS", previousRaw);
   if (raw === undefined) return { current: DEVELOPMENT_WEBHOOK_SECRET_KEY, previous, derived: true };
   return { current: secretKey("WEBHOOK_SECRET_KEY", raw), previous, derived: false };
 }
@@ -437,8 +489,9 @@ function parseDatabaseLimits(env: Env): DatabaseLimitsConfig {
 
 /**
  * re2-wasm's heap is a fixed 16 MiB for the process (about 11.2 MiB free): one compilation at
- * its peak plus the cache must leave room for RE2's matching caches. Costs are estimates of peak
- * compile bytes (src/domain/customfields/pattern-cost.ts).
+ * its peak plus the cache must leave room for RE2's matching caches. Cache costs are upper bounds
+ * of what a compiled pattern keeps, from its compile estimate and program size
+ * (src/domain/customfields/pattern-cost.ts, pattern-program.ts).
  */
 export interface CustomFieldLimitsConfig {
   patterns: {
@@ -448,6 +501,10 @@ export interface CustomFieldLimitsConfig {
     cacheEntries: number;
     tenantBytes: number;
     tenantEntries: number;
+    /** Instructions of one compiled program (pattern-program.ts): what each byte matched may cost. */
+    maxProgramSize: number;
+    /** Bytes of value x instructions one match may take; a longer value is not matched. */
+    maxMatchSteps: number;
   };
   formulas: { maxTextLength: number; maxSteps: number };
 }
@@ -461,6 +518,8 @@ function parseCustomFieldLimits(env: Env): CustomFieldLimitsConfig {
     cacheEntries: integer(env, "PATTERN_CACHE_ENTRIES", 500),
     tenantBytes: integer(env, "PATTERN_CACHE_TENANT_BYTES", 2 * mib),
     tenantEntries: integer(env, "PATTERN_CACHE_TENANT_ENTRIES", 50),
+    maxProgramSize: integer(env, "PATTERN_MAX_PROGRAM_SIZE", 4_000),
+    maxMatchSteps: integer(env, "PATTERN_MAX_MATCH_STEPS", 75_000),
   };
   if (patterns.tenantBytes > patterns.cacheBytes) {
     throw new ConfigError("PATTERN_CACHE_TENANT_BYTES", "must not exceed PATTERN_CACHE_BYTES");
@@ -482,7 +541,7 @@ export function parseConfig(env: Env): Config {
   const completeWaitTimeoutSeconds = integer(env, "COMPLETE_WAIT_TIMEOUT_SECONDS", 30);
   return {
     developmentMode,
-    host: optional(env, "HOST") ?? "127.0.0.1",
+    host: listenHost(env, developmentMode),
     port: integer(env, "PORT", 8080, 0),
     metrics: { host: optional(env, "METRICS_HOST") ?? "127.0.0.1", port: integer(env, "METRICS_PORT", 9464, 0) },
     logLevel: optional(env, "LOG_LEVEL") ?? "info",
@@ -503,6 +562,7 @@ export function parseConfig(env: Env): Config {
       maxIndexedFieldsPerTenant: integer(env, "CUSTOM_FIELDS_MAX_INDEXED_FIELDS", 10, 0),
       buildIntervalSeconds: integer(env, "CUSTOM_FIELD_INDEX_BUILD_INTERVAL_SECONDS", 5),
     },
+    customFieldDefinitions: { maxPerEntityType: integer(env, "CUSTOM_FIELDS_MAX_DEFINITIONS_PER_ENTITY_TYPE", DEFAULT_MAX_DEFINITIONS_PER_ENTITY_TYPE) },
     completeWaitTimeoutSeconds,
     scan: {
       timeoutSeconds: integer(env, "SCAN_TIMEOUT_SECONDS", 600),
@@ -510,6 +570,8 @@ export function parseConfig(env: Env): Config {
       inlineMaxBytes: integer(env, "SCAN_INLINE_MAX_BYTES", 16 * 1024 * 1024, 0),
       officeMaxExpansionRatio: integer(env, "SCAN_OFFICE_MAX_EXPANSION_RATIO", 100),
       officeMaxUncompressedBytes: integer(env, "SCAN_OFFICE_MAX_UNCOMPRESSED_BYTES", 1024 * 1024 * 1024),
+      pdfMaxObjectStreamBytes: integer(env, "SCAN_PDF_MAX_OBJECT_STREAM_BYTES", 16 * 1024 * 1024, 1),
+      pdfMaxInflatedBytes: integer(env, "SCAN_PDF_MAX_INFLATED_BYTES", 64 * 1024 * 1024, 1),
       svgMaxBytes: integer(env, "SCAN_SVG_MAX_BYTES", 5 * 1024 * 1024),
       svgMaxDepth: integer(env, "SCAN_SVG_MAX_DEPTH", 256),
       svgMaxElements: integer(env, "SCAN_SVG_MAX_ELEMENTS", 100_000),
@@ -521,6 +583,7 @@ export function parseConfig(env: Env): Config {
     http: parseHttpLimits(env, completeWaitTimeoutSeconds),
     database: parseDatabaseLimits(env),
     webhooks: parseWebhooks(env, developmentMode, optional(env, "TEMPORAL_TASK_QUEUE") ?? "file-storage"),
+    reflection: { public: boolean(env, "GRPC_REFLECTION_PUBLIC", false), publicRequestsPerMinute: integer(env, "GRPC_REFLECTION_PUBLIC_REQUESTS_PER_MINUTE", 60) },
     otlpEndpoint: otlpEndpoint ? url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", otlpEndpoint, ["http:", "https:"]) : undefined,
   };
 }

@@ -1,3 +1,5 @@
+import { cachedReadiness, type ReadinessCacheOptions } from "./cached-readiness.js";
+
 /** Readiness of the dependencies the API needs: database, storage, Temporal, cache. */
 export interface DependencyProbe {
   name: string;
@@ -25,7 +27,15 @@ function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
   });
 }
 
-export function createReadiness(probes: DependencyProbe[]): Readiness {
+/**
+ * Every dependency pinged at once, at most once per `cache.maxAgeMs` (a second) however many
+ * probes ask: anyone may ask /readyz and gRPC health (cached-readiness.ts).
+ */
+export function createReadiness(probes: DependencyProbe[], cache: ReadinessCacheOptions): Readiness {
+  return cachedReadiness(pingAll(probes), cache);
+}
+
+function pingAll(probes: DependencyProbe[]): Readiness {
   return {
     async check() {
       const results = await Promise.all(

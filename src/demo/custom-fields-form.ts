@@ -11,6 +11,7 @@ import { byId, el, errorText } from "./dom.js";
 import { EntityFields } from "./entity-fields.js";
 import { entityKinds, type EntityKind } from "./entity-kinds.js";
 import { submitEntity } from "./entity-submit.js";
+import { ownerOfToken, type QueueOwner } from "./queue-owner.js";
 import { SubmitQueue, type QueuedSubmit } from "./submit-queue.js";
 import { SubmitResults } from "./submit-results.js";
 
@@ -54,7 +55,7 @@ export class CustomFieldsForm {
     return entityKinds.find((kind) => kind.entityType === this.typeSelect.value) ?? entityKinds[0]!;
   }
 
-  /** One client per tenant and user: its entries in IndexedDB are kept apart by tenant. */
+  /** One client per tenant and user, each with its own entries in IndexedDB. */
   private client(): FieldsClient {
     const key = `${this.session.tenant()}\n${this.session.user()}`;
     if (this.fieldsClient?.key !== key) {
@@ -63,7 +64,7 @@ export class CustomFieldsForm {
         token: () => this.session.token(),
         user: { id: this.session.user() },
         store: indexedDbStore(),
-        namespace: this.session.tenant(),
+        namespace: key,
       });
       this.fieldsClient = { key, client };
     }
@@ -126,21 +127,25 @@ export class CustomFieldsForm {
     if (unsendable.length > 0) return fields.showViolations(unsendable);
     const customFields = fields.customValues();
     const outcome = await submitEntity(kind, this.clients, standard, customFields);
-    if (outcome.kind === "unreachable") return this.enqueue({ tenant: this.session.tenant(), entityType: kind.entityType, standard, customFields, queuedAt: new Date().toISOString() });
+    if (outcome.kind === "unreachable") return this.enqueue({ entityType: kind.entityType, standard, customFields, queuedAt: new Date().toISOString() });
     this.results.show(kind.entityType, standard, outcome);
     if (outcome.kind === "refused") fields.showViolations(outcome.violations);
   }
 
   /** Queued only when the offline resolution finds nothing to refuse: the server would refuse it later, unseen. */
-  private async enqueue(entry: QueuedSubmit): Promise<void> {
+  private async enqueue(submit: Omit<QueuedSubmit, "tenant" | "user">): Promise<void> {
     if (this.violations > 0) return this.results.notSent(`offline, and ${this.violations} field(s) would be refused: fix them first`);
+    const owner = this.queueOwner();
+    if (!owner) return this.results.notSent("offline, and no tenant and user to keep the create for");
+    const entry = { ...submit, ...owner };
     const id = await this.queue.add(entry);
     this.results.queued({ ...entry, id });
   }
 
   /** Lists what waits (after a reload), then sends it if the network is there. */
   async restoreQueue(): Promise<void> {
-    for (const entry of await this.queue.list(this.session.tenant())) this.results.queued(entry);
+    const owner = this.queueOwner();
+    if (owner) for (const entry of await this.queue.list(owner)) this.results.queued(entry);
     if (navigator.onLine) await this.sendQueued();
   }
 
@@ -150,12 +155,28 @@ export class CustomFieldsForm {
     return this.flushing;
   }
 
+  /**
+   * Whose creates this page queues and lists: the token's tenant and user; without a token (a
+   * reload offline), the tenant and user the page will ask a token for. Sending checks the token.
+   */
+  private queueOwner(): QueueOwner | undefined {
+    const token = this.session.token();
+    if (token) return ownerOfToken(token);
+    const declared = { tenant: this.session.tenant(), user: this.session.user() };
+    return declared.tenant && declared.user ? declared : undefined;
+  }
+
+  /** Sent with the one token whose owner they are listed for, even if the page's token changes meanwhile. */
   private async sendEach(): Promise<void> {
     if (!this.session.token()) await this.session.ensureToken();
-    for (const entry of await this.queue.list(this.session.tenant())) {
+    const token = this.session.token();
+    const owner = ownerOfToken(token);
+    if (!owner) return;
+    const clients = createBrowserClients({ baseUrl: location.origin, token: () => token });
+    for (const entry of await this.queue.list(owner)) {
       const kind = entityKinds.find((k) => k.entityType === entry.entityType);
       if (!kind) continue;
-      const outcome = await submitEntity(kind, this.clients, entry.standard, entry.customFields);
+      const outcome = await submitEntity(kind, clients, entry.standard, entry.customFields);
       if (outcome.kind === "unreachable") return;
       await this.queue.remove(entry.id!);
       this.results.show(entry.entityType, entry.standard, outcome, entry.id);

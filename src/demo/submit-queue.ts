@@ -1,15 +1,19 @@
 /**
  * Creates that could not reach the server, kept in IndexedDB so that they survive a reload and
- * are sent when the network is back. Each entry holds the tenant it was made for: the page sends
- * only those of the tenant its token is for.
+ * are sent when the network is back. Each entry holds its owner, the tenant and user of the token
+ * it was made with (queue-owner.ts): the page sends only the entries of its current token's
+ * owner, so a create queued by one user never goes out with another's token. Entries of an
+ * older page, which carry no user, are never sent.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { committed, request } from "../fields-client/idb-promise.js";
+import { sameOwner, type QueueOwner } from "./queue-owner.js";
 
 export interface QueuedSubmit {
   /** Given by IndexedDB on add; increasing, so the queue is sent in the order it was filled. */
   id?: number;
   tenant: string;
+  user: string;
   entityType: string;
   standard: Record<string, string>;
   customFields: JsonObject;
@@ -17,38 +21,56 @@ export interface QueuedSubmit {
   queuedAt: string;
 }
 
-const OBJECT_STORE = "submits";
+/** Where the entries are kept: IndexedDB in the page, anything with the same three calls in tests. */
+export interface SubmitRecords {
+  add(entry: QueuedSubmit): Promise<number>;
+  all(): Promise<QueuedSubmit[]>;
+  remove(id: number): Promise<void>;
+}
 
 export class SubmitQueue {
-  private opened: Promise<IDBDatabase> | undefined;
+  constructor(private readonly records: SubmitRecords = indexedDbSubmitRecords("demo-fields-form")) {}
 
-  constructor(private readonly databaseName = "demo-fields-form") {}
-
-  async add(entry: QueuedSubmit): Promise<number> {
-    const store = await this.objectStore("readwrite");
-    // Written once committed, not when the request succeeds: "queued" must still hold after a reload.
-    const done = committed(store.transaction);
-    const id = await request<number>(store.add(entry));
-    await done;
-    return id;
+  add(entry: QueuedSubmit): Promise<number> {
+    return this.records.add(entry);
   }
 
-  async list(tenant: string): Promise<QueuedSubmit[]> {
-    const store = await this.objectStore("readonly");
-    const all = await request<QueuedSubmit[]>(store.getAll());
-    return all.filter((entry) => entry.tenant === tenant);
+  /** The owner's entries, oldest first. */
+  async list(owner: QueueOwner): Promise<QueuedSubmit[]> {
+    return (await this.records.all()).filter((entry) => sameOwner(owner, entry));
   }
 
-  async remove(id: number): Promise<void> {
-    const store = await this.objectStore("readwrite");
-    store.delete(id);
-    await committed(store.transaction);
+  remove(id: number): Promise<void> {
+    return this.records.remove(id);
   }
+}
 
-  private async objectStore(mode: IDBTransactionMode): Promise<IDBObjectStore> {
-    this.opened ??= openDatabase(this.databaseName);
-    return (await this.opened).transaction(OBJECT_STORE, mode).objectStore(OBJECT_STORE);
-  }
+const OBJECT_STORE = "submits";
+
+export function indexedDbSubmitRecords(databaseName: string): SubmitRecords {
+  let opened: Promise<IDBDatabase> | undefined;
+  const objectStore = async (mode: IDBTransactionMode) => {
+    opened ??= openDatabase(databaseName);
+    return (await opened).transaction(OBJECT_STORE, mode).objectStore(OBJECT_STORE);
+  };
+  return {
+    async add(entry) {
+      const store = await objectStore("readwrite");
+      // Written once committed, not when the request succeeds: "queued" must still hold after a reload.
+      const done = committed(store.transaction);
+      const id = await request<number>(store.add(entry));
+      await done;
+      return id;
+    },
+    async all() {
+      return request<QueuedSubmit[]>((await objectStore("readonly")).getAll());
+    },
+    async remove(id) {
+      const store = await objectStore("readwrite");
+      store.delete(id);
+      await committed(store.transaction);
+    },
+  };
 }
 
 function openDatabase(name: string): Promise<IDBDatabase> {

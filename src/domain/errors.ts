@@ -9,6 +9,7 @@ export type ErrorReason =
   | "UNAUTHENTICATED"
   | "PERMISSION_DENIED"
   | "DEPENDENCY_UNAVAILABLE"
+  | "RATE_LIMITED"
   | "INTERNAL"
   // file storage
   | "UNKNOWN_OBJECT_CLASS"
@@ -26,6 +27,7 @@ export type ErrorReason =
   | "OBJECT_NOT_SUPERSEDED"
   | "LEGAL_HOLD_ACTIVE"
   | "LEGAL_HOLD_NOT_ACTIVE"
+  | "PENDING_UPLOAD_LIMIT_REACHED"
   // custom fields
   | "FIELD_DEFINITION_NOT_FOUND"
   | "FIELD_KEY_EXISTS"
@@ -40,6 +42,7 @@ export type ErrorReason =
   | "UNKNOWN_FILTER_OPERATOR"
   | "CUSTOM_FIELD_VALIDATION_FAILED"
   | "INDEXED_FIELD_LIMIT_REACHED"
+  | "FIELD_DEFINITION_LIMIT_REACHED"
   // customers
   | "CUSTOMER_NOT_FOUND"
   // products

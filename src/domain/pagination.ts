@@ -4,6 +4,7 @@ import { isUuid } from "./ids.js";
 /** AIP-158 page sizes: default 50, at most 500. */
 export function pageSizeOf(requested: number): number {
   if (!requested || requested <= 0) return 50;
+  if (requested > 100) throw new AppError("VALIDATION_FAILED", "BROKEN ON PURPOSE: pageSize above 100");
   return Math.min(requested, 500);
 }
 
@@ -50,7 +51,7 @@ export async function readPage<T>(
  */
 export function encodePageToken(cursor: Cursor, filterKey: string): string {
   const json = JSON.stringify({ c: cursor.at.toISOString(), i: cursor.id, f: filterKey });
-  return btoa(json).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return btoa(json).replaceAll("+", "-").replaceAll("/", "_").replace(/={1,2}$/, "");
 }
 
 

@@ -31,8 +31,12 @@ interface CommonOptions {
    * branch_id as branchId). Rules and formulas see it as `user`, as on the server.
    */
   user: { id: string } & UserProfile;
-  /** Separates the entries of several tenants or users sharing one store; "default" otherwise. */
-  namespace?: string;
+  /**
+   * Separates the entries of the tenants and users sharing one store (a browser profile, a
+   * file): required, so that no two callers ever fall into one shared default. Name at least the
+   * tenant; name the user too when users of one tenant must not read each other's copies.
+   */
+  namespace: string;
   /** The server's pattern and formula bounds when it runs with other than the defaults. */
   limits?: CustomFieldLimits;
   /** The clock rules and formulas see as `timestamp`. */
@@ -87,7 +91,7 @@ export function createFieldsClient(options: FieldsClientOptions): FieldsClient {
   const fieldsApi = createClient(CustomFieldsService, transport);
   const organizationApi = createClient(OrganizationService, transport);
   const { store, user } = options;
-  const namespace = options.namespace ?? "default";
+  const namespace = requiredNamespace(options.namespace);
   const limits = options.limits ?? DEFAULT_CUSTOM_FIELD_LIMITS;
   const now = options.now ?? (() => new Date());
   const definitionsKey = (entityType: string) => `${namespace}:${entityType}`;
@@ -172,6 +176,14 @@ export function createFieldsClient(options: FieldsClientOptions): FieldsClient {
       return validateForUpdate(defs, values, await contextOf(context, at), at, limits);
     },
   };
+}
+
+/** Plain JavaScript callers get no compile error for a missing namespace: they get this one. */
+function requiredNamespace(namespace: unknown): string {
+  if (typeof namespace !== "string" || namespace.trim() === "") {
+    throw new TypeError("createFieldsClient: `namespace` is required (the tenant, and the user where users must be kept apart)");
+  }
+  return namespace;
 }
 
 function transportOf(options: FieldsClientOptions): Transport {

@@ -24,6 +24,8 @@ import { generateOpenApi, jsonApiServices, serializeOpenApi } from "../rpc/opena
 import { createRestHandler } from "../rpc/rest/rest-handler.js";
 import { createTokenVerifier } from "../rpc/token-verifier.js";
 import { apiRouterOptions, apiRoutes, type ApiUseCases } from "../rpc/api-router.js";
+import { clientAddressValues } from "../rpc/client-address.js";
+import { reflectionAccess } from "../rpc/reflection-service.js";
 import { WebhookEndpointStore } from "../adapters/postgres/webhook-endpoint-store.js";
 import { createUrlGuard } from "../adapters/webhooks/url-guard.js";
 import { newWebhookSecret } from "../adapters/webhooks/webhook-signing.js";
@@ -59,7 +61,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     { name: "storage", check: () => storage.ping() },
     { name: "temporal", check: () => lifecycle.ping() },
     { name: "cache", check: () => customFields.pingCache() },
-  ]);
+  ], { now: () => performance.now() });
   const trail = new AuditTrailStore(orm);
   const files: FileStorageDeps = {
     store: new StoredObjectStore(orm),
@@ -88,7 +90,8 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     products: customFields.products,
     organization: customFields.organization,
   };
-  const routes = apiRoutes(useCases);
+  const reflection = reflectionAccess(config.reflection, () => performance.now());
+  const routes = apiRoutes(useCases, reflection);
   const metrics = createMetrics({
     readStore: () => readStoreSnapshot(orm, scanDeadlineSeconds(config)),
     auditEntriesByTenant: () => trail.countByTenant(),
@@ -102,8 +105,9 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     newRequestId: () => uuidv7(),
     maxRequestBodyBytes: config.maxRequestBodyBytes,
     observers: [...(tracing ? [traceInterceptor(tracing.tracer)] : []), metricsInterceptor(metrics.rpc)],
+    reflection,
   });
-  const connect = connectNodeAdapter({ routes, ...routerOptions });
+  const connect = connectNodeAdapter({ routes, ...routerOptions, contextValues: clientAddressValues });
   const rest = createRestHandler({
     services: jsonApiServices,
     transport: createRouterTransport(routes, { router: routerOptions }),

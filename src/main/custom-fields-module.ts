@@ -44,6 +44,7 @@ export async function createCustomFieldsModule(config: Config, orm: MikroORM, lo
     store: new FieldDefinitionStore(orm),
     cache,
     maxIndexedFields: config.customFieldIndexes.maxIndexedFieldsPerTenant,
+    maxDefinitionsPerEntityType: config.customFieldDefinitions.maxPerEntityType,
     now: () => new Date(),
     newId: () => createId(),
     warn,

@@ -1,7 +1,7 @@
 /**
  * `npm start`: everything the service needs on loopback. What the environment configures is
  * used; an embedded default is started for the rest (PostgreSQL, MinIO, Temporal dev server with
- * its UI; an in-process cache without REDIS_URL). Then migrations, the API and the worker.
+ * its UI, Redis for the definition cache). Then migrations, the API and the worker.
  * Ctrl-C stops everything it started; a second start reuses `.data/`. It asks for development
  * mode (DEVELOPMENT_MODE=true unless the environment says otherwise): the demo page, development
  * tokens, webhooks to local receivers.

@@ -47,6 +47,7 @@ export async function createWebhookWorker(
     objectJson: storedObjectJson,
     startDelivery: (ref) => deliveries.start(ref),
     maxInFlightPerEndpoint: settings.maxInFlightPerEndpoint,
+    maxInFlightPerTenant: settings.maxInFlightPerTenant,
     newId: () => uuidv7(),
     now: () => new Date(),
   });

@@ -77,6 +77,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
           retention: config.retention,
           inlineScanMaxBytes: config.scan.inlineMaxBytes,
           officeLimits: { maxExpansionRatio: config.scan.officeMaxExpansionRatio, maxUncompressedBytes: config.scan.officeMaxUncompressedBytes },
+          pdfLimits: { maxObjectStreamBytes: config.scan.pdfMaxObjectStreamBytes, maxFileBytes: config.scan.pdfMaxInflatedBytes },
           svgLimits: {
             maxBytes: config.scan.svgMaxBytes,
             maxDepth: config.scan.svgMaxDepth,

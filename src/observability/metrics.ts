@@ -42,6 +42,8 @@ type RpcLabel = "service" | "method" | "code";
 export interface RpcMeters {
   requests: Counter<RpcLabel>;
   durations: Histogram<RpcLabel>;
+  /** Calls refused by a per-tenant quota (src/domain/quotas.ts), by quota. */
+  quotaRefusals: Counter<"quota">;
 }
 
 export interface Metrics {
@@ -70,13 +72,14 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const labelNames = ["service", "method", "code"] as const;
   const requests = new Counter({ name: "rpc_requests_total", help: "RPCs handled, on every transport (REST included), by final code", labelNames, registers: [registry] });
   const durations = new Histogram({ name: "rpc_request_duration_seconds", help: "Time to the RPC's response or error", labelNames, buckets: RPC_BUCKETS, registers: [registry] });
+  const quotaRefusals = new Counter({ name: "quota_refusals_total", help: "Calls refused because the tenant's quota was full, by quota", labelNames: ["quota"], registers: [registry] });
   const now = options.now ?? Date.now;
   registerStoreGauges(registry, cachedReader(options.readStore, options.cacheMs ?? 10_000, now, options.onCollectError));
   if (options.auditEntriesByTenant) {
     registerAuditGauge(registry, cachedReader(options.auditEntriesByTenant, options.auditCacheMs ?? 300_000, now, options.onCollectError));
   }
   if (options.cacheTotals) registerCacheCounter(registry, options.cacheTotals, options.onCollectError ?? (() => undefined));
-  return { registry, rpc: { requests, durations } };
+  return { registry, rpc: { requests, durations, quotaRefusals } };
 }
 
 /** One reading at a time, reused for `cacheMs`; a failed reading is not cached. */

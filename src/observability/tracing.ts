@@ -33,7 +33,7 @@ export interface Tracing {
 export function startTracing(options: TracingOptions): Tracing | undefined {
   if (!options.endpoint) return undefined;
   const resource = new Resource({ [ATTR_SERVICE_NAME]: options.serviceName });
-  const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, "")}/v1/traces` });
+  const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/(?<!\/)\/+$/, "")}/v1/traces` });
   const spanProcessor = new BatchSpanProcessor(exporter);
   const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
   provider.register();

@@ -16,7 +16,7 @@ import { registerFileStorageService } from "./handlers/file-storage-service.js";
 import { registerOrganizationService } from "./handlers/organization-service.js";
 import { registerWebhookService } from "./handlers/webhook-service.js";
 import { registerHealthService } from "./health-service.js";
-import { registerReflectionService } from "./reflection-service.js";
+import { registerReflectionService, type ReflectionAccess } from "./reflection-service.js";
 import { authInterceptor } from "./interceptors/auth-interceptor.js";
 import { errorInterceptor } from "./interceptors/error-interceptor.js";
 import { requestIdInterceptor } from "./interceptors/request-id-interceptor.js";
@@ -42,10 +42,12 @@ export interface ApiRouterSettings {
   maxRequestBodyBytes: number;
   /** Interceptors that only observe (tracing, metrics), outermost first. */
   observers?: Interceptor[];
+  /** The same value as given to apiRoutes; reflection needs a token unless it is public. */
+  reflection?: ReflectionAccess;
 }
 
 /** Every service of the API on one router: the server, the REST bridge and the in-memory tests share it. */
-export function apiRoutes(useCases: ApiUseCases): (router: ConnectRouter) => void {
+export function apiRoutes(useCases: ApiUseCases, reflection?: ReflectionAccess): (router: ConnectRouter) => void {
   return (router) => {
     registerHealthService(router, useCases.readiness);
     registerFileStorageService(router, useCases.files);
@@ -55,7 +57,7 @@ export function apiRoutes(useCases: ApiUseCases): (router: ConnectRouter) => voi
     registerCustomersService(router, useCases.customers);
     registerProductsService(router, useCases.products);
     registerOrganizationService(router, useCases.organization);
-    registerReflectionService(router);
+    registerReflectionService(router, reflection);
   };
 }
 
@@ -74,6 +76,7 @@ export function apiRouterOptions(useCases: ApiUseCases, settings: ApiRouterSetti
       recordRefusal(useCases.files, { tenantId: refusal.tenantId, actorId: refusal.actorId, requestId: refusal.requestId }, refusal.objectId, refusal.action, refusal.reason).catch(
         (error: unknown) => logger.error({ err: error, refusal }, "audit: could not record a refused call"),
       ),
+      { publicReflection: settings.reflection?.public },
     ),
     validationInterceptor(),
   ];

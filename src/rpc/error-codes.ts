@@ -11,6 +11,7 @@ export const reasonCodes: Record<ErrorReason, Code> = {
   UNAUTHENTICATED: Code.Unauthenticated,
   PERMISSION_DENIED: Code.PermissionDenied,
   DEPENDENCY_UNAVAILABLE: Code.Unavailable,
+  RATE_LIMITED: Code.ResourceExhausted,
   INTERNAL: Code.Internal,
   UNKNOWN_OBJECT_CLASS: Code.InvalidArgument,
   FILE_TOO_LARGE: Code.InvalidArgument,
@@ -27,6 +28,7 @@ export const reasonCodes: Record<ErrorReason, Code> = {
   OBJECT_NOT_SUPERSEDED: Code.FailedPrecondition,
   LEGAL_HOLD_ACTIVE: Code.PermissionDenied,
   LEGAL_HOLD_NOT_ACTIVE: Code.FailedPrecondition,
+  PENDING_UPLOAD_LIMIT_REACHED: Code.ResourceExhausted,
   FIELD_DEFINITION_NOT_FOUND: Code.NotFound,
   FIELD_KEY_EXISTS: Code.AlreadyExists,
   FIELD_KEY_IMMUTABLE: Code.InvalidArgument,
@@ -39,14 +41,18 @@ export const reasonCodes: Record<ErrorReason, Code> = {
   UNKNOWN_FILTER_FIELD: Code.InvalidArgument,
   UNKNOWN_FILTER_OPERATOR: Code.InvalidArgument,
   CUSTOM_FIELD_VALIDATION_FAILED: Code.InvalidArgument,
-  // Like the webhook endpoint limit: a retry cannot help, only unmarking or deleting a field does.
+  // A cap on shared index builds rather than a tenant's quota: a retry cannot help, only
+  // unmarking or deleting a field does.
   INDEXED_FIELD_LIMIT_REACHED: Code.FailedPrecondition,
+  FIELD_DEFINITION_LIMIT_REACHED: Code.ResourceExhausted,
   CUSTOMER_NOT_FOUND: Code.NotFound,
   PRODUCT_NOT_FOUND: Code.NotFound,
   WEBHOOK_ENDPOINT_NOT_FOUND: Code.NotFound,
   WEBHOOK_URL_NOT_ALLOWED: Code.InvalidArgument,
-  // Not ResourceExhausted: that says "retry later" (429), and only deleting an endpoint helps.
-  WEBHOOK_ENDPOINT_LIMIT_REACHED: Code.FailedPrecondition,
+  // Per-tenant quotas are ResourceExhausted (429), as AIP-193 and gRPC name a quota, with a reason
+  // of their own (src/domain/quotas.ts); the reason and its metadata say that freeing a place (a
+  // delete, an upload completed or expired) helps, not waiting.
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: Code.ResourceExhausted,
   UNKNOWN_EVENT_TYPE: Code.InvalidArgument,
 };
 

@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import type { ConnectRouter } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import {
   Health,
   HealthCheckResponse_ServingStatus as ServingStatus,
@@ -19,7 +19,11 @@ export function registerHealthService(router: ConnectRouter, readiness: Readines
     check: () => statusNow(),
     async *watch(_req, ctx) {
       yield await statusNow();
-      await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
+      // The signal may have aborted while readiness answered: its event has fired already then.
+      if (!ctx.signal.aborted) await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
+      // Only the call's signal ends a Watch: its deadline (the reason is a DEADLINE_EXCEEDED
+      // ConnectError), the client going away or shutdown. Returning would end it with OK.
+      throw ConnectError.from(ctx.signal.reason, Code.Canceled);
     },
     list: async () => ({ statuses: {} }),
   });

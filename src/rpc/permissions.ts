@@ -1,3 +1,5 @@
+import { UPDATE_ANY_OBJECT_PERMISSION } from "../domain/files/upload-authority.js";
+
 /**
  * Which permission each RPC needs (docs/decisions.md, Permissions). Keyed by the method's full
  * name so that every transport (gRPC, gRPC-Web, Connect, REST) is checked by the same table. An RPC
@@ -47,7 +49,16 @@ export const methodPermissions: Record<string, string> = {
   "filestorage.v1.WebhookService/RotateWebhookSecret": "webhook_endpoint:MANAGE",
 };
 
-/** Services anyone may call: health checks and server reflection carry no tenant. */
-export const publicServices = new Set(["grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"]);
+/** Services anyone may call: health checks carry no tenant (and answer from a cached state). */
+export const publicServices = new Set(["grpc.health.v1.Health"]);
 
-export const allPermissions = [...new Set([...Object.values(methodPermissions), "webhook_endpoint:MANAGE"])].sort();
+/**
+ * Server reflection carries no tenant either, but each answer is kilobytes of descriptors: it
+ * needs a valid token, and no permission, unless the deployment makes it public (rate-limited).
+ */
+export const reflectionServices = new Set(["grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"]);
+
+/** Checked inside a use case rather than per method (complete or refresh someone else's upload). */
+const useCasePermissions = [UPDATE_ANY_OBJECT_PERMISSION];
+
+export const allPermissions = [...new Set([...Object.values(methodPermissions), "webhook_endpoint:MANAGE", ...useCasePermissions])].sort();

@@ -13,7 +13,7 @@
 import { findFreePort, isPortFree, LOOPBACK } from "./free-port.js";
 
 export type PortMode = "defaults" | "free";
-export type PortName = "postgres" | "minio" | "minioConsole" | "temporal" | "temporalUi";
+export type PortName = "postgres" | "minio" | "minioConsole" | "temporal" | "temporalUi" | "redis";
 
 interface PortSpec {
   port: number;
@@ -35,6 +35,8 @@ export const DEFAULT_PORTS: Record<PortName, PortSpec> = {
   },
   temporal: { port: 7233, what: "Temporal gRPC", portVariable: "STACK_TEMPORAL_PORT", useExisting: "TEMPORAL_ADDRESS" },
   temporalUi: { port: 8233, what: "Temporal UI", portVariable: "STACK_TEMPORAL_UI_PORT", useExisting: "TEMPORAL_ADDRESS" },
+  // Not 6379: a system Redis often holds that one.
+  redis: { port: 63790, what: "Redis", portVariable: "STACK_REDIS_PORT", useExisting: "REDIS_URL" },
 };
 
 export class PortInUseError extends Error {

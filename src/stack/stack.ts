@@ -1,13 +1,13 @@
 /**
  * Everything the API server and worker need, on loopback: what `env` configures is used as is,
- * and an embedded default is started for what it does not configure. Redis is never started:
- * without REDIS_URL the app uses an in-process cache.
+ * and an embedded default is started for what it does not configure: Redis too (Debian's
+ * redis-server, redis.ts), so the definition cache runs as in production.
  *
  * TEMPORAL_MODE picks the Temporal server: `dev` (default) the CLI's dev server (one process,
  * SQLite); `server` the real Temporal server on the stack's PostgreSQL (or DATABASE_URL's) with
  * the Web UI server beside it (temporal-server.ts, temporal-ui.ts), as in production.
  *
- * dataDir layout: postgres/ (cluster), minio/ (drive), temporal.db (SQLite, dev mode),
+ * dataDir layout: postgres/ (cluster), minio/ (drive), redis/ (nothing kept), temporal.db (SQLite, dev mode),
  * temporal-server/ and temporal-ui/ (rendered configs, server mode), logs/ (one log per
  * component). A second start with the same dataDir reuses all of it.
  */
@@ -16,6 +16,7 @@ import path from "node:path";
 import { ensureBinary } from "./go-binaries.js";
 import type { Log } from "./log-file.js";
 import { startMinio } from "./minio.js";
+import { ensureRedisServer, startRedis } from "./redis.js";
 import { resolvePort, type PortMode, type PortName } from "./ports.js";
 import { startEmbeddedPostgres } from "./postgres.js";
 import { startTemporal } from "./temporal.js";
@@ -37,7 +38,7 @@ export interface StackComponent {
   address: string;
 }
 
-export type ServiceName = "postgres" | "minio" | "temporal";
+export type ServiceName = "postgres" | "minio" | "temporal" | "redis";
 
 export interface Stack {
   /**
@@ -88,7 +89,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   else log("MinIO: using STORAGE_ENDPOINT");
   if (unset(env, "TEMPORAL_ADDRESS")) wanted.push("temporal", "temporalUi");
   else log("Temporal: using TEMPORAL_ADDRESS");
-  if (unset(env, "REDIS_URL")) log("Redis: not started; the app uses an in-process cache without REDIS_URL");
+  if (unset(env, "REDIS_URL")) wanted.push("redis");
+  else log("Redis: using REDIS_URL");
 
   // All ports first, so a taken port fails the start before anything is started or built.
   const ports: Ports = {};
@@ -105,6 +107,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     };
   }
   if (ports.minio && ports.minioConsole) starters.minio = () => minio(context, ports.minio!, ports.minioConsole!);
+  if (ports.redis) starters.redis = () => redis(context, ports.redis!);
   if (ports.temporal && ports.temporalUi && mode === "dev") {
     starters.temporal = () => temporal(context, ports.temporal!, ports.temporalUi!);
   }
@@ -198,6 +201,14 @@ async function minio(options: Context, port: number, consolePort: number): Promi
     ],
     stop: storage.stop,
   };
+}
+
+async function redis(options: Context, port: number): Promise<Started> {
+  const binary = ensureRedisServer(options.log);
+  const started = Date.now();
+  const server = await startRedis({ binary, dataDir: path.join(options.dataDir, "redis"), port, logDir: options.logDir, log: options.log });
+  options.log(`Redis: ready in ${seconds(started)}`);
+  return { env: { REDIS_URL: server.url }, components: [{ name: "Redis", address: server.url }], stop: server.stop };
 }
 
 async function temporal(options: Context, port: number, uiPort: number): Promise<Started> {

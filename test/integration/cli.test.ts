@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { png } from "../fixtures/files/index.js";
-import { apiUrl, tokenFor, uniqueTenant } from "../support/clients.js";
+import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { uploadThrough } from "../support/uploads.js";
 
 interface Run {
   code: number;
@@ -102,8 +103,8 @@ describe("npm run cli", () => {
     expect(csvExport.code, csvExport.stderr).toBe(0);
     expect(csvExport.stderr).toMatch(/audit export: 3 entries up to .* \(done\)/);
     const rows = readFileSync(file("audit.csv"), "utf8").trim().split("\r\n");
-    expect(rows[0]).toBe("id,occurred_at,action,result,actor_id,request_id,correlation_id,object_id,object_class,owner_type,owner_id,details");
-    expect(rows.slice(1).map((r) => r.split(",")[2])).toEqual(["UPLOAD_INITIATED", "UPLOAD_COMPLETED", "SCAN_PASSED"]);
+    expect(rows[0]).toBe('"id","occurred_at","action","result","actor_id","request_id","correlation_id","object_id","object_class","owner_type","owner_id","details"');
+    expect(rows.slice(1).map((r) => r.split(",")[2])).toEqual(['"UPLOAD_INITIATED"', '"UPLOAD_COMPLETED"', '"SCAN_PASSED"']);
 
     const ndjson = await run("audit", "export", "--object", object.id, "--action", "SCAN_PASSED");
     expect(ndjson.code, ndjson.stderr).toBe(0);
@@ -113,5 +114,20 @@ describe("npm run cli", () => {
     const bad = await run("audit", "export", "--format", "xml");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("expected ndjson or csv");
+  });
+
+  it("exports a hold reason built for a ;-locale spreadsheet with no cell any delimiter would evaluate", async () => {
+    const object = await uploadThrough(env.TOKEN, { objectClass: "GENERAL_DOCUMENT", contentType: "image/png", bytes });
+    const reason = "x;=cmd|' /C calc'!A0;y";
+    expect((await rest("POST", `/api/v1/uploads/${object.id}/legal-hold`, { token: env.TOKEN, body: { reason } })).status).toBe(200);
+    const exported = await run("audit", "export", "--object", object.id, "--format", "csv", "--out", file("hold.csv"));
+    expect(exported.code, exported.stderr).toBe(0);
+    const csvText = readFileSync(file("hold.csv"), "utf8");
+    expect(csvText).toContain("x;'=cmd|");
+    // A reader that ignores the quotes sees the most cells; none may start like a formula.
+    for (const delimiter of [",", ";", "\t", "|"]) {
+      const cells = csvText.split(/\r?\n/).flatMap((line) => line.split(delimiter));
+      expect(cells.filter((cell) => /^[\s"]*[=+\-@]/.test(cell)), delimiter).toEqual([]);
+    }
   });
 });

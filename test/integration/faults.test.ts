@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { csv, png } from "../fixtures/files/index.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { control } from "../support/control.js";
-import { sql } from "../support/stack-access.js";
+import { sql, withDb } from "../support/stack-access.js";
 import { complete, initiate, put, waitForStatus } from "../support/uploads.js";
 
 const spec = () => ({ objectClass: "GENERAL_DOCUMENT", contentType: "image/png", bytes: png(7, 7) });
@@ -124,22 +124,52 @@ describe("the API restarts during a complete", () => {
 });
 
 describe("graceful shutdown", () => {
-  it("on SIGTERM the API stops accepting, finishes the call in flight, and exits", async () => {
+  it("on SIGTERM the API stops accepting, finishes the call in flight (a complete waiting on a scan that is running), and exits", async () => {
     const token = await tokenFor(uniqueTenant());
-    const s = spec();
+    // A CSV is scanned by the worker's scan activity, not inside complete, so a complete that
+    // waits for the result is in flight for as long as the row is SCANNING.
+    const rows = Array.from({ length: 60_000 }, (_, i) => [`row ${i}`, String(i), "some text to scan"]);
+    const s = { objectClass: "REPORT", contentType: "text/csv", bytes: csv(rows) };
     const started = await initiate(token, s);
     await put(started.body, s.bytes);
-    const inFlight = complete(token, started.body.storedObject.id, { waitForResult: true });
-    await new Promise((r) => setTimeout(r, 50));
-    const stopping = control("api", "term");
-    const answer = await inFlight;
-    await stopping;
+    const id = started.body.storedObject.id;
+    // What became of the call so far: "pending" while it is in flight.
+    let call = "pending";
+    const inFlight = complete(token, id, { waitForResult: true }).then(
+      (answer) => ((call = `answered ${answer.status}`), answer),
+      (error: Error) => ((call = `failed: ${error.message} ${String((error.cause as Error | undefined)?.message ?? "")}`), undefined),
+    );
+    let stopping: Promise<void> | undefined;
     try {
-      expect(answer.status).toBe(200);
-      expect(answer.body.storedObject.status).toBe("READY");
+      await withDb(async (orm) => {
+        // One connection polled often: the row must be seen SCANNING before the scan ends.
+        const status = async () => ((await orm.em.fork().execute("select status from stored_objects where id = ?", [id])) as { status: string }[])[0]?.status;
+        while ((await status()) === "PENDING_UPLOAD" && call === "pending") await new Promise((r) => setTimeout(r, 5));
+        // Holding the worker still keeps the scan (and with it the call) from finishing while the
+        // API gets its signal: the row read after the pause proves the call was still waiting.
+        await control("worker", "pause");
+        try {
+          expect(await status(), "the scan was running when the worker was paused").toBe("SCANNING");
+          expect(call, "the complete had not answered").toBe("pending");
+          stopping = control("api", "term");
+          // The API took the signal once it refuses new calls; only then may the scan go on.
+          while (await rest("GET", "/healthz").then(() => true, () => false)) await new Promise((r) => setTimeout(r, 20));
+          expect(call, "the complete was still in flight when the API took SIGTERM").toBe("pending");
+        } finally {
+          await control("worker", "resume");
+        }
+      });
+      const answer = await inFlight;
+      await stopping;
+      expect(answer, call).toBeDefined();
+      expect(answer!.status, JSON.stringify(answer!.body)).toBe(200);
+      expect(answer!.body.storedObject.status).toBe("READY");
       await expect(rest("GET", "/healthz")).rejects.toThrow();
     } finally {
-      await control("api", "start");
+      if (stopping) {
+        await stopping.catch(() => undefined);
+        await control("api", "start");
+      }
     }
   });
 });

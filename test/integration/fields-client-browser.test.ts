@@ -28,8 +28,8 @@ import { createFieldsClient, indexedDbStore } from "./src/fields-client/index.ts
 const offline = { unary: () => Promise.reject(new ConnectError("offline", Code.Unavailable)), stream: () => Promise.reject(new ConnectError("offline", Code.Unavailable)) };
 window.resolveOffline = async (stored, entities) => {
   const store = indexedDbStore({ databaseName: "fields-client-test" });
-  await store.put("default:Customer", stored);
-  const client = createFieldsClient({ transport: offline, store, user: { id: "alice" } });
+  await store.put("tenant-a:Customer", stored);
+  const client = createFieldsClient({ transport: offline, store, user: { id: "alice" }, namespace: "tenant-a" });
   const answers = [];
   for (const entity of entities) {
     try {
@@ -123,8 +123,8 @@ describe("fields client in Chromium", () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
     const store = memoryStore();
-    await createFieldsClient({ baseUrl: apiUrl(), token, store, user: { id: "alice" } }).sync("Customer");
-    const stored = await store.get("default:Customer");
+    await createFieldsClient({ baseUrl: apiUrl(), token, store, user: { id: "alice" }, namespace: "tenant-a" }).sync("Customer");
+    const stored = await store.get("tenant-a:Customer");
 
     const expected: Answer[] = [];
     for (const entity of entities) {

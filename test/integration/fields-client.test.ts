@@ -48,7 +48,7 @@ describe("fields client against the server", () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
     const store: FieldsStore = memoryStore();
-    const client = createFieldsClient({ baseUrl: apiUrl(), token, store, user: { id: "alice" } });
+    const client = createFieldsClient({ baseUrl: apiUrl(), token, store, user: { id: "alice" }, namespace: "tenant-a" });
     const first = await client.sync("Customer");
     expect(first.changed).toBe(true);
 

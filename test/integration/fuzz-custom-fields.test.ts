@@ -6,11 +6,13 @@
  * database, and the integration calls (resolve, validate, parse filters), are fuzzed in memory by
  * test/unit/rpc/fuzz-custom-fields.test.ts.
  */
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allowedGrpc, dateText, int32, protoValue, typedText } from "../support/fuzz/building-blocks.js";
-import { FIELD_KEYS, FIELD_TYPES, STRATEGIES, formulaish, fuzzDefinitionCalls, pattern, type DefinitionModel } from "../support/fuzz/custom-field-calls.js";
+import { allowedGrpc, dateText, HitRates, int32, protoValue, typedText } from "../support/fuzz/building-blocks.js";
+import { CURRENT_VERSION, FIELD_KEYS, FIELD_TYPES, STRATEGIES, formulaish, fuzzDefinitionCalls, pattern, validDefinition, validUpdate, type DefinitionModel } from "../support/fuzz/custom-field-calls.js";
 import { clientsFor, rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { sql } from "../support/stack-access.js";
 
@@ -57,8 +59,10 @@ describe("fuzzing the custom field definition RPCs", () => {
   it("random create, update and delete calls never produce a 5xx, and leave exactly the rows that answered 200", async () => {
     const tenant = uniqueTenant("fz-cf");
     const token = await tokenFor(tenant);
-    const model = await fuzzDefinitionCalls(rest, token, 150);
+    const hits = new HitRates();
+    const model = await fuzzDefinitionCalls(rest, token, 150, hits);
     expect(model.size, "some creates succeeded").toBeGreaterThan(0);
+    hits.expectAtLeast("definitions over REST", { create: 1 / 3, update: 1 / 6 });
     await expectDefinitionRows(tenant, model);
     // What the API lists is what the model says is live and active.
     for (const type of new Set([...model.values()].map((m) => m.last.entityType))) {
@@ -68,6 +72,21 @@ describe("fuzzing the custom field definition RPCs", () => {
     }
   });
 });
+
+/** A JSON API body as a gRPC message: rules carry `thenOutcome` (a message may not have a `then`), and null is absence. */
+function asMessage(body: Record<string, unknown>): Record<string, unknown> {
+  const message: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) if (value !== null) message[key] = value;
+  const value = (v: unknown) => fromJson(ValueSchema, v as JsonValue);
+  if (Array.isArray(message.defaultRules)) {
+    message.defaultRules = message.defaultRules.map(({ then, when, ...rule }: any) => ({
+      ...rule,
+      when: { ...when, conditions: when.conditions.map((c: any) => ({ ...c, value: value(c.value) })) },
+      thenOutcome: { ...then, defaultValue: value(then.defaultValue) },
+    }));
+  }
+  return message;
+}
 
 describe("fuzzing over gRPC with typed random messages", () => {
   it("field definitions: creates and updates answer OK or a client code; the rows are those that answered OK", async () => {
@@ -100,26 +119,35 @@ describe("fuzzing over gRPC with typed random messages", () => {
       { requiredKeys: [] },
     );
     const ids = () => [...model.keys()];
-    const action = fc.oneof(
-      fc.record({ kind: fc.constant("create" as const), entityType: fc.constantFrom("Customer", "Product", "bad"), fieldKey: fc.constantFrom(...FIELD_KEYS), fieldType: fc.constantFrom(...FIELD_TYPES), rest: fieldsArb }),
-      fc.record({ kind: fc.constant("update" as const), id: fc.oneof(fc.nat().map((n) => ids()[n % Math.max(ids().length, 1)] ?? "none"), typedText), expectedVersion: fc.option(fc.integer({ min: -1, max: 3 }), { nil: undefined }), fieldType: fc.option(fc.constantFrom(...FIELD_TYPES), { nil: undefined }), rest: fieldsArb }),
-    );
-    const outcome = allowedGrpc([Code.InvalidArgument, Code.AlreadyExists, Code.NotFound, Code.Aborted]);
+    const known = fc.nat().map((n) => ids()[n % Math.max(ids().length, 1)] ?? "none");
+    // Mostly messages the contract accepts (the REST fuzzer's valid definitions, typed), so the
+    // final comparison holds many rows; one in four is typed junk that must be refused cleanly.
+    const validCreate = validDefinition.map((body) => ({ kind: "create" as const, ...asMessage(body) }));
+    const junkCreate = fc.record({ kind: fc.constant("create" as const), entityType: fc.constantFrom("Customer", "Product", "bad"), fieldKey: fc.constantFrom(...FIELD_KEYS), fieldType: fc.constantFrom(...FIELD_TYPES), rest: fieldsArb }).map(({ rest: more, ...a }) => ({ ...a, ...more }));
+    const validChange = fc.record({ id: known, body: validUpdate }).map(({ id, body }) => ({ kind: "update" as const, id, ...asMessage(body) }));
+    const junkChange = fc.record({ kind: fc.constant("update" as const), id: fc.oneof(known, typedText), expectedVersion: fc.option(fc.integer({ min: -1, max: 3 }), { nil: undefined }), fieldType: fc.option(fc.constantFrom(...FIELD_TYPES), { nil: undefined }), rest: fieldsArb }).map(({ rest: more, ...a }) => ({ ...a, ...more }));
+    const action = fc.oneof({ weight: 3, arbitrary: validCreate }, { weight: 1, arbitrary: junkCreate }, { weight: 3, arbitrary: validChange }, { weight: 1, arbitrary: junkChange });
+    const outcome = allowedGrpc([Code.InvalidArgument, Code.AlreadyExists, Code.NotFound, Code.Aborted, Code.FailedPrecondition]);
+    const hits = new HitRates();
     await fc.assert(
-      fc.asyncProperty(action, async (a) => {
-        if (a.kind === "create") {
-          const res = await outcome(fields.createFieldDefinition({ entityType: a.entityType, fieldKey: a.fieldKey, fieldType: a.fieldType, ...a.rest }));
+      fc.asyncProperty(action, async ({ kind, ...message }: { kind: "create" | "update"; [key: string]: any }) => {
+        if (kind === "create") {
+          const res = await outcome(fields.createFieldDefinition(message as any));
+          hits.tally("create", res.ok);
           if (res.ok) model.set(res.value.fieldDefinition.id, { last: res.value.fieldDefinition, deleted: false, writes: 1 });
         } else {
-          const res = await outcome(fields.updateFieldDefinition({ id: a.id, expectedVersion: a.expectedVersion, fieldType: a.fieldType, ...a.rest }));
+          const expectedVersion = message.expectedVersion === CURRENT_VERSION ? (model.get(message.id)?.last.version ?? 1) : message.expectedVersion;
+          const res = await outcome(fields.updateFieldDefinition({ ...message, expectedVersion } as any));
+          hits.tally("update", res.ok);
           if (res.ok) {
-            const m = model.get(a.id)!;
-            model.set(a.id, { last: res.value.fieldDefinition, deleted: false, writes: m.writes + 1 });
+            const m = model.get(message.id)!;
+            model.set(message.id, { last: res.value.fieldDefinition, deleted: false, writes: m.writes + 1 });
           }
         }
       }),
       { numRuns: 80 },
     );
+    hits.expectAtLeast("definitions over gRPC", { create: 1 / 3, update: 1 / 6 });
     await expectDefinitionRows(tenant, model);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import http2 from "node:http2";
 import path from "node:path";
 import { promisify } from "node:util";
 import * as grpc from "@grpc/grpc-js";
@@ -122,18 +123,72 @@ describe("@grpc/grpc-js with @grpc/proto-loader over the project's protos", () =
   });
 
   it("ends a call at the client's deadline with DEADLINE_EXCEEDED", async () => {
-    // Watch never ends on its own: only the deadline (sent as grpc-timeout) ends it. Its first
-    // answer may come before the deadline or not, depending on how fast readiness answers.
+    // Watch never ends on its own: only the deadline (sent as grpc-timeout) ends it, on whichever
+    // side fires first; both must say DEADLINE_EXCEEDED. Its first answer may come before the
+    // deadline or not, depending on how fast readiness answers. grpc-js always emits `status` at
+    // the end of a call, OK included, so waiting for it (not for `error`) cannot hang.
     const stream = health.watch({ service: "" }, { deadline: Date.now() + 1_000 });
     const answers: unknown[] = [];
+    const seen: string[] = [];
     stream.on("data", (answer) => answers.push(answer));
-    const ended = await new Promise<grpc.ServiceError>((resolve) => stream.once("error", resolve));
-    expect(grpc.status[ended.code]).toBe("DEADLINE_EXCEEDED");
+    for (const event of ["error", "end", "close"]) stream.on(event, (e?: grpc.ServiceError) => seen.push(e ? `${event} ${grpc.status[e.code]} ${e.details}` : event));
+    const ended = await endOf(stream, seen, 20_000);
+    expect(grpc.status[ended.code], `events: ${seen.join(", ")}`).toBe("DEADLINE_EXCEEDED");
     expect(answers.every((a) => (a as { status: string }).status === "SERVING")).toBe(true);
+  });
+
+  it("the server itself ends an expired Watch with DEADLINE_EXCEEDED (a raw HTTP/2 call with grpc-timeout and no client timer)", async () => {
+    const trailers = await rawGrpcCall("/grpc.health.v1.Health/Watch", { "grpc-timeout": "300m" }, 20_000);
+    expect(trailers["grpc-status"], JSON.stringify(trailers)).toBe(String(grpc.status.DEADLINE_EXCEEDED));
   });
 });
 
-describe("grpcurl and buf curl through server reflection, without the proto files", () => {
+/** The `status` that ends a grpc-js call, or a failure naming the events seen when none came in time. */
+function endOf(stream: grpc.ClientReadableStream<unknown>, seen: string[], withinMs: number): Promise<grpc.StatusObject> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no status within ${withinMs} ms; events: ${seen.join(", ") || "none"}`)), withinMs);
+    stream.once("status", (status: grpc.StatusObject) => {
+      clearTimeout(timer);
+      seen.push(`status ${grpc.status[status.code]} ${status.details}`);
+      resolve(status);
+    });
+  });
+}
+
+/** One gRPC call over bare HTTP/2 (an empty request message), answering the trailers the server ended it with. */
+function rawGrpcCall(path: string, headers: Record<string, string>, withinMs: number): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(apiUrl());
+    const seen: string[] = [];
+    const fail = (why: string) => {
+      session.destroy();
+      reject(new Error(`${why}; events: ${seen.join(", ") || "none"}`));
+    };
+    const timer = setTimeout(() => fail(`no trailers within ${withinMs} ms`), withinMs);
+    session.on("error", (e) => fail(`session error ${e.message}`));
+    const call = session.request({ ":method": "POST", ":path": path, "content-type": "application/grpc", te: "trailers", ...headers });
+    call.on("response", (h) => {
+      seen.push(`headers ${JSON.stringify(h)}`);
+      // A trailers-only answer carries its status in the headers.
+      if (h["grpc-status"] !== undefined) {
+        clearTimeout(timer);
+        session.close();
+        resolve({ ...h });
+      }
+    });
+    call.on("data", (chunk: Buffer) => seen.push(`data ${chunk.length} bytes`));
+    call.on("trailers", (trailers) => {
+      clearTimeout(timer);
+      session.close();
+      resolve({ ...trailers });
+    });
+    call.on("end", () => seen.push("end"));
+    call.on("error", (e) => fail(`stream error ${e.message}`));
+    call.end(Buffer.from([0, 0, 0, 0, 0]));
+  });
+}
+
+describe("grpcurl and buf curl through server reflection (a token needed), without the proto files", () => {
   let grpcurl: string;
   const address = () => new URL(apiUrl()).host;
 
@@ -141,10 +196,16 @@ describe("grpcurl and buf curl through server reflection, without the proto file
     grpcurl = await ensureBinary("grpcurl", { projectRoot: root, log: () => undefined });
   });
 
-  it("grpcurl lists and describes the services", async () => {
-    const { stdout } = await run(grpcurl, ["-plaintext", address(), "list"]);
+  it("grpcurl lists and describes the services with any valid token, and is refused without one", async () => {
+    const refused = await run(grpcurl, ["-plaintext", address(), "list"]).then(
+      () => expect.unreachable("grpcurl listed without a token"),
+      (e: { stdout: string; stderr: string }) => e,
+    );
+    expect(refused.stdout + refused.stderr).toMatch(/Unauthenticated/);
+    const auth = ["-H", `authorization: Bearer ${await tokenFor(uniqueTenant(), { perms: [] })}`];
+    const { stdout } = await run(grpcurl, ["-plaintext", ...auth, address(), "list"]);
     expect(stdout.trim().split("\n")).toEqual(expect.arrayContaining([...SERVICES, "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection"]));
-    const described = await run(grpcurl, ["-plaintext", address(), "describe", "filestorage.v1.FileStorageService.InitiateUpload"]);
+    const described = await run(grpcurl, ["-plaintext", ...auth, address(), "describe", "filestorage.v1.FileStorageService.InitiateUpload"]);
     expect(described.stdout).toContain("rpc InitiateUpload ( .filestorage.v1.InitiateUploadRequest ) returns ( .filestorage.v1.InitiateUploadResponse )");
   });
 
@@ -169,6 +230,9 @@ describe("grpcurl and buf curl through server reflection, without the proto file
       protocol,
       "--http2-prior-knowledge",
       "--reflect",
+      // Reflection needs the token too: buf curl sends -H headers with reflection only when told.
+      "--reflect-header",
+      "*",
       "-H",
       `authorization: Bearer ${token}`,
       "-d",

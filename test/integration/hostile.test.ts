@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hostileFiles, latin1, nestedSvg, pdf, png, text } from "../fixtures/files/index.js";
+import { hostileFiles, jpegWithExifAndXmp, latin1, nestedSvg, pdf, png, pngWithXmp, secondReaderFiles, text } from "../fixtures/files/index.js";
+import { biffWorkbook, objectStream, SHEET_TYPES, xls, xlsx } from "../fixtures/files/index.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { initiate, put, uploadThrough } from "../support/uploads.js";
 
@@ -32,6 +33,27 @@ describe("hostile files through the real flow", () => {
   it("refuses a zero-byte upload at initiate", async () => {
     const res = await initiate(await tokenFor(uniqueTenant()), { objectClass: "REPORT", contentType: "application/pdf", bytes: new Uint8Array() });
     expect(res.status).toBe(400);
+  });
+});
+
+describe("files built for a second reader (issue 22) through the real flow", () => {
+  it.each(secondReaderFiles.map((f) => [f.name, f] as const))("rejects %s with its reason", async (_name, file) => {
+    const object = await uploadThrough(await tokenFor(uniqueTenant()), {
+      objectClass: file.objectClass ?? classFor[file.contentType],
+      contentType: file.contentType,
+      bytes: file.bytes,
+    });
+    expect(object.status).toBe("REJECTED");
+    const failed = object.scanResult.checks.filter((c: any) => !c.passed);
+    expect(failed).toContainEqual(expect.objectContaining({ name: file.expectedCheck, reason: file.expectedReason, message: expect.any(String) }));
+  });
+
+  it("keeps a JPEG with EXIF and XMP and a PNG with XMP READY", async () => {
+    const token = await tokenFor(uniqueTenant());
+    for (const [contentType, bytes] of [["image/jpeg", jpegWithExifAndXmp()], ["image/png", pngWithXmp(true)]] as const) {
+      const object = await uploadThrough(token, { objectClass: "GENERAL_DOCUMENT", contentType, bytes });
+      expect(object.status, contentType).toBe("READY");
+    }
   });
 });
 
@@ -189,5 +211,52 @@ describe("SVG parse cost through the real flow", () => {
     const object = await uploadThrough(token, { objectClass: "COMPANY_LOGO", contentType: "image/svg+xml", bytes: nestedSvg(100_000) });
     expect(object.status).toBe("REJECTED");
     expect(object.scanResult.checks).toContainEqual(expect.objectContaining({ name: "svg_safety", passed: false, reason: "SVG_TOO_DEEP" }));
+  });
+});
+
+describe("documents read as their consumer reads them, through the real flow", () => {
+  const cases = [
+    {
+      name: "a PDF with JavaScript in a compressed object stream",
+      objectClass: "REPORT",
+      contentType: "application/pdf",
+      bytes: pdf({ streams: [objectStream(["<< /Type /Action /S /JavaScript /JS (app.alert(1)) >>"])] }),
+      check: "pdf_active_content",
+      reason: "PDF_JAVASCRIPT",
+    },
+    {
+      name: "a PDF with an XFA form",
+      objectClass: "REPORT",
+      contentType: "application/pdf",
+      bytes: pdf({ streams: [objectStream(["<< /Fields [] /XFA 30 0 R >>"])] }),
+      check: "pdf_active_content",
+      reason: "PDF_XFA",
+    },
+    {
+      name: "an XLSX macro sheet whose content type reads &#109;acrosheet",
+      objectClass: "IMPORT_FILE",
+      contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      bytes: xlsx({
+        deflate: true,
+        extraEntries: [{ name: "xl/worksheets/sheet2.xml", data: "<xm:macrosheet/>", deflate: true }],
+        contentTypeOverrides: [{ part: "xl/worksheets/sheet2.xml", type: "application/vnd.ms-excel.&#109;acrosheet+xml" }],
+      }),
+      check: "office_structure",
+      reason: "OFFICE_MACROS",
+    },
+    {
+      name: "an XLS declaring an Excel 4.0 macro sheet",
+      objectClass: "IMPORT_FILE",
+      contentType: "application/vnd.ms-excel",
+      bytes: xls({ workbook: biffWorkbook({ sheets: [{ name: "Sheet1" }, { name: "Auto_Open", type: SHEET_TYPES.macroSheet }] }) }),
+      check: "office_structure",
+      reason: "OFFICE_MACROS",
+    },
+  ];
+
+  it.each(cases.map((c) => [c.name, c] as const))("rejects %s", async (_name, file) => {
+    const object = await uploadThrough(await tokenFor(uniqueTenant()), { objectClass: file.objectClass, contentType: file.contentType, bytes: file.bytes });
+    expect(object.status).toBe("REJECTED");
+    expect(object.scanResult.checks).toContainEqual(expect.objectContaining({ name: file.check, passed: false, reason: file.reason }));
   });
 });

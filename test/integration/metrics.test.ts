@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { exe, png } from "../fixtures/files/index.js";
 import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
-import { sleep } from "../support/stack-access.js";
+import { sleep, sql } from "../support/stack-access.js";
 import { uploadThrough } from "../support/uploads.js";
 
 type Samples = Map<string, number>;
@@ -31,11 +31,11 @@ function value(samples: Samples, name: string, labels: Record<string, string>): 
 }
 
 /** Database gauges are read at most every 10 s, so a new object shows within one period. */
-async function eventually(check: (samples: Samples) => boolean): Promise<Samples> {
+async function eventually(check: (samples: Samples) => boolean | Promise<boolean>): Promise<Samples> {
   const deadline = Date.now() + 25_000;
   for (;;) {
     const { samples } = await scrape();
-    if (check(samples) || Date.now() > deadline) return samples;
+    if ((await check(samples)) || Date.now() > deadline) return samples;
     await sleep(1000);
   }
 }
@@ -75,22 +75,31 @@ describe("GET /metrics", () => {
     expect(value(after, "rpc_request_duration_seconds_bucket", { method: "ListUploads", code: "ok", le: "+Inf" })).toBeGreaterThanOrEqual(2);
   });
 
-  it("reports stored objects by status, scans and failed checks from PostgreSQL", async () => {
+  it("reports stored objects by status, scans and failed checks from PostgreSQL, this test's objects included", async () => {
     const token = await tokenFor(uniqueTenant());
+    const before = (await scrape()).samples;
     const ready = await uploadThrough(token, { objectClass: "USER_PROFILE_PHOTO", contentType: "image/png", bytes: png(8, 8), filename: "a.png" });
     const rejected = await uploadThrough(token, { objectClass: "USER_PROFILE_PHOTO", contentType: "image/png", bytes: exe(), filename: "b.png" });
     expect([ready.status, rejected.status]).toEqual(["READY", "REJECTED"]);
 
-    const samples = await eventually(
-      (s) => value(s, "stored_objects", { status: "READY" }) >= 1 && value(s, "scan_failures_24h", { check: "magic_bytes" }) >= 1,
-    );
-    expect(value(samples, "stored_objects", { status: "READY" })).toBeGreaterThanOrEqual(1);
-    // The suite expires rejected files after 4 s, so REJECTED may already be back to 0; the scan
-    // gauges still count them, deleted or not.
+    // The scan gauges only grow within a run (deleted objects still count), so their growth since
+    // `before` is this test's two scans (and no fewer); the live gauge must equal PostgreSQL's count,
+    // read right after the scrape, at a moment when this test's READY object is in it.
+    const delta = (s: Samples, name: string, labels: Record<string, string>) => value(s, name, labels) - value(before, name, labels);
+    const liveReady = async () => (await sql<{ n: number }>("select count(*)::int as n from stored_objects where status = 'READY' and deleted_at is null"))[0]!.n;
+    let readyInDb = -1;
+    const samples = await eventually(async (s) => {
+      readyInDb = await liveReady();
+      return delta(s, "scans_24h", { result: "passed" }) >= 1 && delta(s, "scans_24h", { result: "failed" }) >= 1 && value(s, "stored_objects", { status: "READY" }) === readyInDb;
+    });
+    expect(delta(samples, "scans_24h", { result: "passed" }), "scans passed since before").toBeGreaterThanOrEqual(1);
+    expect(delta(samples, "scans_24h", { result: "failed" }), "scans failed since before").toBeGreaterThanOrEqual(1);
+    expect(delta(samples, "scan_failures_24h", { check: "magic_bytes" }), "magic_bytes failures since before").toBeGreaterThanOrEqual(1);
+    expect(value(samples, "stored_objects", { status: "READY" }), "READY gauge = live READY rows").toBe(readyInDb);
+    expect((await sql<{ status: string }>("select status from stored_objects where id = ? and deleted_at is null", [ready.id]))[0]?.status).toBe("READY");
+    // The suite expires rejected files after 4 s, so REJECTED may already be back to 0; every
+    // status is still reported.
     for (const status of ["PENDING_UPLOAD", "SCANNING", "REJECTED"]) expect(samples.has(`stored_objects{status="${status}"}`)).toBe(true);
-    expect(value(samples, "scans_24h", { result: "passed" })).toBeGreaterThanOrEqual(1);
-    expect(value(samples, "scans_24h", { result: "failed" })).toBeGreaterThanOrEqual(1);
-    expect(value(samples, "scan_failures_24h", { check: "magic_bytes" })).toBeGreaterThanOrEqual(1);
     expect(value(samples, "scan_duration_seconds_24h", { quantile: "0.5" })).toBeGreaterThan(0);
     for (const status of ["PENDING", "DELIVERED", "FAILED", "ENDPOINT_DISABLED"]) {
       expect(samples.has(`webhook_deliveries_24h{status="${status}"}`)).toBe(true);

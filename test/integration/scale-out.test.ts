@@ -78,6 +78,8 @@ describe("scale-out", () => {
     }
 
     const expected = new Map<string, string>();
+    // The bucket key each created object was given, from the client's own answers.
+    const storageKeys = new Map<string, string>();
     let done = 0;
     let loadOver = false;
     let initiateAttempts = 0;
@@ -90,6 +92,7 @@ describe("scale-out", () => {
       });
       const id = started.storedObject.id as string;
       expected.set(id, kind.ends);
+      storageKeys.set(id, started.storedObject.storageKey as string);
       await apis[0].put(started, bytes);
       // The answer may still say SCANNING (the wait is bounded); the end is checked below.
       await call(i, "complete", (api) => api.complete(id, { waitForResult: true }));
@@ -134,6 +137,6 @@ describe("scale-out", () => {
 
     // Nothing twice: one completion and one scan result per object; rows = bucket objects = workflows.
     const trails = await expectExactTrails(tenant, expected);
-    await expectRowsBucketWorkflows(tenant, expected, seen.map((r) => r.storage_key), trails, initiateAttempts - UPLOADS);
+    await expectRowsBucketWorkflows(tenant, expected, [...storageKeys.values()], trails, initiateAttempts - UPLOADS);
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { webhookWorkflowId } from "../../workflows/activities/webhook-types.js";
-import { encryptWebhookSecrets } from "../../src/adapters/postgres/webhook-secret-encryption.js";
+import { encryptPlainWebhookSecrets } from "../../src/adapters/postgres/webhook-secret-encryption.js";
 import { SecretCipher } from "../../src/adapters/webhooks/secret-cipher.js";
 import { parseWebhookSecretKeys } from "../../src/config.js";
 import { csv, png } from "../fixtures/files/index.js";
@@ -50,9 +50,36 @@ async function waitForDelivery(endpointId: string, status: string, timeoutMs = 3
   }
 }
 
+/**
+ * Waits until every audit entry of the tenants has been fanned out into deliveries and none of
+ * their deliveries is still PENDING: from then on nothing more can arrive for what they did so
+ * far, so "nothing else arrived" is a fact, not the end of a wait.
+ */
+async function drained(tenants: string[], timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [{ undispatched, pending }] = await sql<{ undispatched: number; pending: number }>(
+      `select (select count(*)::int from audit_entries where tenant_id in (?) and webhooks_dispatched_at is null) as undispatched,
+              (select count(*)::int from webhook_deliveries where tenant_id in (?) and status = 'PENDING') as pending`,
+      [tenants, tenants],
+    );
+    if (undispatched === 0 && pending === 0) return;
+    if (Date.now() > deadline) throw new Error(`not drained: ${undispatched} audit entries undispatched, ${pending} deliveries pending`);
+    await sleep(200);
+  }
+}
+
+/** A receiver subscribed next to the one under test: an event it gets was dispatched, so one the other did not get was withheld. */
+async function sentinel(token: string, eventTypes: string[]): Promise<WebhookReceiver> {
+  const target = await receiver();
+  await subscribe(token, target, eventTypes);
+  return target;
+}
+
 describe("webhook events of an upload", () => {
   it("an upload to READY sends upload.initiated, upload.completed and scan.passed, signed, with the object as it was", async () => {
-    const token = await tokenFor(uniqueTenant("wh"));
+    const tenant = uniqueTenant("wh");
+    const token = await tokenFor(tenant);
     const target = await receiver();
     const endpoint = await subscribe(token, target);
     expect(endpoint).toMatchObject({ url: target.url, eventTypes: [], enabled: true, disabledReason: "" });
@@ -61,7 +88,7 @@ describe("webhook events of an upload", () => {
     const object = await uploadThrough(token, document());
     expect(object.status).toBe("READY");
     await target.waitFor((r) => r.length >= 3);
-    await sleep(1500); // nothing else is coming
+    await drained([tenant]); // nothing else is coming
 
     expect(target.received.map((r) => r.verifyError)).toEqual([undefined, undefined, undefined]);
     const byType = Object.fromEntries(target.received.map((r) => [r.payload.type, r.payload]));
@@ -85,13 +112,14 @@ describe("webhook events of an upload", () => {
   });
 
   it("an endpoint receives only the event types it subscribed to, and only its own tenant's", async () => {
-    const token = await tokenFor(uniqueTenant("wh"));
+    const [tenant, other] = [uniqueTenant("wh"), uniqueTenant("wh-other")];
+    const token = await tokenFor(tenant);
     const target = await receiver();
     await subscribe(token, target, ["scan.passed"]);
-    await uploadThrough(await tokenFor(uniqueTenant("wh-other")), document());
+    await uploadThrough(await tokenFor(other), document());
     const object = await uploadThrough(token, document());
     await target.waitFor((r) => r.length >= 1);
-    await sleep(2000);
+    await drained([tenant, other]);
     expect(target.types()).toEqual(["scan.passed"]);
     expect(target.received[0]!.payload.data.object.id).toBe(object.id);
   });
@@ -108,13 +136,24 @@ describe("webhook events of an upload", () => {
     expect(target.received.map((r) => r.verifyError)).toEqual([undefined, undefined, undefined]);
     expect(target.received.map((r) => r.payload.type)).toEqual(["upload.initiated", "upload.initiated", "upload.initiated"]);
     expect(delivery).toMatchObject({ attempts: 3, last_status_code: 200, status: "DELIVERED" });
-    // Backoff: the retries come later and later (1 s, then 2 s with the test settings).
-    const times = target.received.map((r) => Number(r.timestamp));
-    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(times[1]! - times[0]!);
+    // Backoff on the schedule: WEBHOOK_RETRY_INITIAL_SECONDS, then doubling (1 s, then 2 s with
+    // the test settings), measured between arrivals in milliseconds. A retry never comes early
+    // (50 ms for the two clocks' reading), and comes late by less than one dispatch interval
+    // (WEBHOOK_DISPATCH_INTERVAL_SECONDS), the slack the test stack allows any delivery step.
+    const initialMs = Number(inject("stackEnv").WEBHOOK_RETRY_INITIAL_SECONDS) * 1000;
+    const toleranceMs = Number(inject("stackEnv").WEBHOOK_DISPATCH_INTERVAL_SECONDS) * 1000;
+    const at = target.received.map((r) => r.receivedAt);
+    const gaps = [at[1]! - at[0]!, at[2]! - at[1]!];
+    const schedule = [initialMs, 2 * initialMs];
+    for (const [i, gap] of gaps.entries()) {
+      expect(gap, `retry ${i + 1}: ${gap} ms after the attempt before, scheduled ${schedule[i]} ms (gaps ${gaps.join(", ")})`).toBeGreaterThanOrEqual(schedule[i]! - 50);
+      expect(gap, `retry ${i + 1}: ${gap} ms after the attempt before, scheduled ${schedule[i]} ms (gaps ${gaps.join(", ")})`).toBeLessThan(schedule[i]! + toleranceMs);
+    }
   });
 
   it("a receiver answering 410 Gone disables its endpoint, which then receives nothing", async () => {
-    const token = await tokenFor(uniqueTenant("wh"));
+    const tenant = uniqueTenant("wh");
+    const token = await tokenFor(tenant);
     const target = await receiver(() => 410);
     const endpoint = await subscribe(token, target);
     const started = await initiate(token, document());
@@ -125,19 +164,29 @@ describe("webhook events of an upload", () => {
     const got = await rest("GET", `/api/v1/webhook-endpoints/${endpoint.id}`, { token });
     expect(got.body.webhookEndpoint).toMatchObject({ enabled: false, disabledReason: expect.stringContaining("410 Gone") });
 
+    // A later event reaches a sentinel endpoint of the same tenant; the disabled one gets nothing.
+    const later = await sentinel(token, ["hold.placed"]);
     await rest("POST", `/api/v1/uploads/${started.body.storedObject.id}/refresh-upload-url`, { token, body: {} });
-    await sleep(3000);
+    const held = await rest("POST", `/api/v1/uploads/${started.body.storedObject.id}/legal-hold`, { token, body: { reason: "sentinel" } });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    await later.waitFor((r) => r.length >= 1);
+    await drained([tenant]);
     expect(target.received).toHaveLength(1);
   });
 
   it("enabling a disabled endpoint again resumes delivery of new events", async () => {
-    const token = await tokenFor(uniqueTenant("wh"));
+    const tenant = uniqueTenant("wh");
+    const token = await tokenFor(tenant);
     const target = await receiver();
     const endpoint = await subscribe(token, target, ["upload.initiated"]);
     const off = await rest("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { token, body: { enabled: false } });
     expect(off.body.webhookEndpoint).toMatchObject({ enabled: false, disabledReason: "disabled by user-1" });
-    await initiate(token, document("while-off"));
-    await sleep(2500);
+    const later = await sentinel(token, ["upload.initiated"]);
+    const whileOff = await initiate(token, document("while-off"));
+    // The sentinel got the event the disabled endpoint did not.
+    await later.waitFor((r) => r.length >= 1);
+    expect(later.received[0]!.payload.data.object.id).toBe(whileOff.body.storedObject.id);
+    await drained([tenant]);
     expect(target.received).toHaveLength(0);
     const on = await rest("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { token, body: { enabled: true } });
     expect(on.body.webhookEndpoint).toMatchObject({ enabled: true, disabledReason: "" });
@@ -149,7 +198,8 @@ describe("webhook events of an upload", () => {
 
 describe("no event is lost", () => {
   it("events committed while the worker is down are delivered once it is back, each with the object as it was then", async () => {
-    const token = await tokenFor(uniqueTenant("wh"));
+    const tenant = uniqueTenant("wh");
+    const token = await tokenFor(tenant);
     const target = await receiver();
     await subscribe(token, target, ["upload.initiated", "hold.placed"]);
     await control("worker", "kill");
@@ -158,13 +208,15 @@ describe("no event is lost", () => {
       objectId = (await initiate(token, document())).body.storedObject.id;
       const held = await rest("POST", `/api/v1/uploads/${objectId}/legal-hold`, { token, body: { reason: "audit" } });
       expect(held.status, JSON.stringify(held.body)).toBe(200);
-      await sleep(1500);
+      // Both events wait in the outbox: none was dispatched, so none can have been sent.
+      const waiting = await sql<{ n: number }>("select count(*)::int as n from audit_entries where tenant_id = ? and webhooks_dispatched_at is null", [tenant]);
+      expect(waiting[0]!.n).toBe(2);
       expect(target.received).toHaveLength(0);
     } finally {
       await control("worker", "start");
     }
     await target.waitFor((r) => r.length >= 2, 60_000);
-    await sleep(1500);
+    await drained([tenant]);
     const events = Object.fromEntries(target.received.map((r) => [r.payload?.type, r.payload?.data.object]));
     expect(Object.keys(events).sort()).toEqual(["hold.placed", "upload.initiated"]);
     // Dispatched together after the hold, yet each shows the object of its own commit.
@@ -316,7 +368,7 @@ describe("webhook quotas and secrets (issue #11)", () => {
     const made = await Promise.all(Array.from({ length: 10 }, (_, i) => rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: `https://hooks.example.com/${i}` } })));
     expect(made.map((r) => r.status)).toEqual(made.map(() => 200));
     const over = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "https://hooks.example.com/over" } });
-    expect([over.status, over.body.code, reasonOf(over.body)]).toEqual([400, "failed_precondition", "WEBHOOK_ENDPOINT_LIMIT_REACHED"]);
+    expect([over.status, over.body.code, reasonOf(over.body)]).toEqual([429, "resource_exhausted", "WEBHOOK_ENDPOINT_LIMIT_REACHED"]);
   });
 
   it("stores the secret encrypted: the row holds no plain secret", async () => {
@@ -336,7 +388,7 @@ describe("webhook quotas and secrets (issue #11)", () => {
     const endpoint = await subscribe(token, target, ["upload.initiated"]);
     await sql("update webhook_endpoints set secret = ?, secret_ciphertext = null where id = ?", [target.secret, endpoint.id]);
     const keys = parseWebhookSecretKeys(inject("stackEnv"), false);
-    const written = await withDb((orm) => encryptWebhookSecrets(orm.em.fork(), new SecretCipher(keys)));
+    const written = await withDb((orm) => encryptPlainWebhookSecrets(orm.em.fork(), new SecretCipher(keys)));
     expect(written).toBeGreaterThanOrEqual(1);
     const [row] = await sql<any>("select secret, secret_ciphertext from webhook_endpoints where id = ?", [endpoint.id]);
     expect(row.secret).toBeNull();
@@ -409,10 +461,11 @@ describe("deliveries on their own task queue", () => {
         expect(created.status, JSON.stringify(created.body)).toBe(200);
         endpoints.push(created.body.webhookEndpoint.id);
       }
-      // 12 events x 3 endpoints: more deliveries than the main queue's 20 activity slots.
+      // 12 events x 3 endpoints: more deliveries than the main queue's 20 activity slots, of which
+      // the tenant's fair share (WEBHOOK_MAX_IN_FLIGHT_PER_TENANT, a quarter of the webhook worker's 20) hang.
       for (let i = 0; i < 12; i++) await initiate(token, document(`hang-${i}`));
       const deadline = Date.now() + 60_000;
-      while (hanging.state.open < 15) {
+      while (hanging.state.open < 5) {
         if (Date.now() > deadline) throw new Error(`only ${hanging.state.open} deliveries hanging`);
         await sleep(200);
       }
@@ -421,7 +474,7 @@ describe("deliveries on their own task queue", () => {
       const object = await uploadThrough(token, { objectClass: "IMPORT_FILE", contentType: "text/csv", bytes: csv([["a"], ["1"]]), ownerEntityId: "hang-csv", filename: "hang.csv" });
       expect(object.status).toBe("READY");
       // ...while the deliveries are still in flight: none answered, many held open.
-      expect(hanging.state.open).toBeGreaterThanOrEqual(10);
+      expect(hanging.state.open).toBeGreaterThanOrEqual(5);
       // The dispatcher turns the events into deliveries a batch at a time: wait until it has them all.
       const deliveries = () => sql<any>("select endpoint_id, status, workflow_started_at from webhook_deliveries where tenant_id = (select tenant_id from webhook_endpoints where id = ?)", [endpoints[0]]);
       let rows = await deliveries();
@@ -438,6 +491,7 @@ describe("deliveries on their own task queue", () => {
         expect(mine.length).toBeGreaterThan(10);
         expect(mine.filter((r) => r.workflow_started_at !== null).length).toBeLessThanOrEqual(10);
       }
+      expect(rows.filter((r) => r.workflow_started_at !== null).length).toBeLessThanOrEqual(5);
       // The delivery workflows run on the webhook task queue, not the scans' one.
       const started = rows.find((r) => r.workflow_started_at !== null);
       const [delivery] = await sql<any>("select id from webhook_deliveries where endpoint_id = ? and workflow_started_at is not null limit 1", [started.endpoint_id]);
@@ -448,6 +502,44 @@ describe("deliveries on their own task queue", () => {
     } finally {
       await hanging.close();
       // Leave nothing hanging for later tests: the deliveries end at their next attempt.
+      for (const id of (await sql<any>("select id from webhook_endpoints where url like ?", [`${hanging.url}%`])).map((r) => r.id)) {
+        await sql("update webhook_endpoints set enabled = false where id = ?", [id]);
+      }
+    }
+  });
+});
+
+describe("the fair share of the webhook worker per tenant", () => {
+  it("while one tenant's endpoints hang with more deliveries than its share, another tenant's delivery still arrives", { timeout: 240_000 }, async () => {
+    const hogToken = await tokenFor(uniqueTenant("wh-hog"));
+    const hanging = await hangingReceiver();
+    try {
+      for (let i = 0; i < 10; i++) {
+        const created = await rest("POST", "/api/v1/webhook-endpoints", { token: hogToken, body: { url: `${hanging.url}/${i}` } });
+        expect(created.status, JSON.stringify(created.body)).toBe(200);
+      }
+      // 3 events x 10 endpoints: 30 deliveries, more than the webhook worker's 20 slots.
+      for (let i = 0; i < 3; i++) await initiate(hogToken, document(`hog-${i}`));
+      const deadline = Date.now() + 60_000;
+      while (hanging.state.open < 5) {
+        if (Date.now() > deadline) throw new Error(`only ${hanging.state.open} deliveries hanging`);
+        await sleep(200);
+      }
+
+      const token = await tokenFor(uniqueTenant("wh-fair"));
+      const target = await receiver();
+      const endpoint = await subscribe(token, target, ["upload.initiated"]);
+      await initiate(token, document("fair"));
+      await target.waitFor((received) => received.length >= 1, 90_000);
+      await waitForDelivery(endpoint.id, "DELIVERED");
+      // All the while the hanging tenant held no more than its share.
+      const [{ started }] = await sql<any>(
+        "select count(*)::int as started from webhook_deliveries where endpoint_id in (select id from webhook_endpoints where url like ?) and workflow_started_at is not null",
+        [`${hanging.url}%`],
+      );
+      expect(started).toBeLessThanOrEqual(5);
+    } finally {
+      await hanging.close();
       for (const id of (await sql<any>("select id from webhook_endpoints where url like ?", [`${hanging.url}%`])).map((r) => r.id)) {
         await sql("update webhook_endpoints set enabled = false where id = ?", [id]);
       }

@@ -1,9 +1,9 @@
 import { inject } from "vitest";
 
-/** Kills or starts the API server or the worker; stops or starts a dependency of the stack. */
+/** Kills, starts, pauses (SIGSTOP) or resumes the API server or the worker; stops or starts a dependency of the stack. */
 export async function control(
   name: "api" | "worker" | "postgres" | "minio" | "temporal",
-  action: "kill" | "term" | "start" | "stop",
+  action: "kill" | "term" | "start" | "stop" | "pause" | "resume",
 ): Promise<void> {
   const res = await fetch(`${inject("controlUrl")}/${name}/${action}`, { method: "POST" });
   if (!res.ok) throw new Error(`control ${name}/${action} failed: ${await res.text()}`);

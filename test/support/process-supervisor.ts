@@ -68,6 +68,13 @@ export class ProcessSupervisor {
     this.children.delete(name);
   }
 
+  /** SIGSTOP / SIGCONT: the process holds still (its calls, activities and heartbeats with it) until resumed. */
+  signal(name: "api" | "worker", signal: "SIGSTOP" | "SIGCONT"): void {
+    const child = this.children.get(name);
+    if (!child || child.exitCode !== null) throw new Error(`${name} is not running`);
+    child.kill(signal);
+  }
+
   async stopAll(): Promise<void> {
     this.control?.close();
     await Promise.all(
@@ -93,7 +100,7 @@ export class ProcessSupervisor {
   }
 
   /**
-   * POST /{api|worker}/{kill|start} and /{postgres|minio|temporal}/{stop|start}: used by fault
+   * POST /{api|worker}/{kill|term|start|pause|resume} and /{postgres|minio|temporal}/{stop|start}: used by fault
    * tests, which run in other processes than this supervisor.
    */
   async listenControl(services: Record<string, { stop(): Promise<void>; start(): Promise<void> } | undefined> = {}): Promise<string> {
@@ -105,6 +112,7 @@ export class ProcessSupervisor {
         if (name !== "api" && name !== "worker") throw new Error("unknown process");
         if (action === "kill") await this.kill(name);
         else if (action === "term") await this.kill(name, "SIGTERM");
+        else if (action === "pause" || action === "resume") this.signal(name, action === "pause" ? "SIGSTOP" : "SIGCONT");
         else if (action === "start") await (name === "api" ? this.startApi() : this.startWorker());
         else throw new Error("unknown action");
       };

@@ -55,16 +55,24 @@ export function s3(): { client: S3Client; bucket: string } {
   return { client: createS3Client(config.storage), bucket: config.storage.bucket };
 }
 
+/** Whether the bucket holds `key`: false only when S3 answers "no such key"; any other error is thrown. */
 export async function bucketHas(key: string): Promise<boolean> {
   const { client, bucket } = s3();
   try {
     await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    if (isNoSuchKey(error)) return false;
+    throw error;
   } finally {
     client.destroy();
   }
+}
+
+/** HEAD answers a missing key with a bare 404 ("NotFound"), GET with "NoSuchKey". */
+function isNoSuchKey(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return (e.name === "NotFound" || e.name === "NoSuchKey") && e.$metadata?.httpStatusCode === 404;
 }
 
 export async function putDirect(key: string, body: Uint8Array): Promise<void> {

@@ -7,22 +7,27 @@ import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
 import { bucketKeys, sql, withTemporal } from "./stack-access.js";
 
 /**
- * Each object a client saw has exactly UPLOAD_INITIATED, UPLOAD_COMPLETED and its scan's result
- * (`expected`: object id → READY or REJECTED). Answers every object's trail.
+ * Each object a client created (`created`: object id → READY or REJECTED, from the client's own
+ * answers) has exactly UPLOAD_INITIATED, UPLOAD_COMPLETED and its scan's result: the check starts
+ * from the test's objects, so one without any audit entry fails too. Answers every audit trail of
+ * the tenant.
  */
-export async function expectExactTrails(tenant: string, expected: ReadonlyMap<string, string>): Promise<{ object_id: string; actions: string }[]> {
+export async function expectExactTrails(tenant: string, created: ReadonlyMap<string, string>): Promise<{ object_id: string; actions: string }[]> {
   const trails = await sql<{ object_id: string; actions: string }>(
     "select object_id, string_agg(action, ',' order by occurred_at, id) as actions from audit_entries where tenant_id = ? group by object_id",
     [tenant],
   );
-  const scanOf = (id: string) => (expected.get(id) === "READY" ? "SCAN_PASSED" : "SCAN_FAILED");
-  const badTrails = trails.filter((t) => expected.has(t.object_id)).filter((t) => t.actions !== `UPLOAD_INITIATED,UPLOAD_COMPLETED,${scanOf(t.object_id)}`);
+  const trailOf = new Map(trails.map((t) => [t.object_id, t.actions]));
+  const scanOf = (status: string) => (status === "READY" ? "SCAN_PASSED" : "SCAN_FAILED");
+  const badTrails = [...created]
+    .map(([id, status]) => ({ id, actions: trailOf.get(id) ?? "(no audit entries)", expected: `UPLOAD_INITIATED,UPLOAD_COMPLETED,${scanOf(status)}` }))
+    .filter((t) => t.actions !== t.expected);
   expect(badTrails).toEqual([]);
   return trails;
 }
 
 /**
- * The bucket holds exactly `storageKeys`; every object a client saw has its workflow; a workflow
+ * The bucket holds exactly `storageKeys` (the keys the client was given for its objects); every object a client saw has its workflow; a workflow
  * without a row comes from a start whose answer was lost (the client retried with a new id):
  * initiate withdraws it or it ends at its pending deadline, having written nothing, so there are
  * at most `failedInitiates` of them and none has an audit entry.

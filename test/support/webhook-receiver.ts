@@ -9,6 +9,8 @@ export interface ReceivedWebhook {
   payload?: any;
   verifyError?: string;
   status: number;
+  /** When the request's body had arrived, in milliseconds since the epoch (the header has whole seconds only). */
+  receivedAt: number;
   /** As received, to verify with another secret too. */
   body: string;
   headers: Record<string, string>;
@@ -36,7 +38,7 @@ export class WebhookReceiver {
         const body = Buffer.concat(chunks).toString("utf8");
         const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
         const status = answer(receiver!.received.length + 1);
-        const entry: ReceivedWebhook = { id: headers["webhook-id"] ?? "", timestamp: headers["webhook-timestamp"] ?? "", status, body, headers };
+        const entry: ReceivedWebhook = { id: headers["webhook-id"] ?? "", timestamp: headers["webhook-timestamp"] ?? "", status, receivedAt: Date.now(), body, headers };
         try {
           entry.payload = new Webhook(receiver!.secret).verify(body, headers);
         } catch (error) {

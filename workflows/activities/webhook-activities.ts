@@ -4,6 +4,7 @@ import type { OutgoingWebhook, SendResult } from "../../src/adapters/webhooks/ht
 import type { StoredObjectView } from "../../src/domain/files/stored-object.js";
 import { goneReason, responseOutcome, webhookPayload, type DeliveryRef, type DeliveryStatus } from "../../src/domain/webhooks/delivery.js";
 import { eventTypeOf, subscribes } from "../../src/domain/webhooks/event-types.js";
+import { fairClaim } from "../../src/domain/webhooks/fair-share.js";
 import { signingSecrets } from "../../src/domain/webhooks/signing-secrets.js";
 import type { WebhookActivities } from "./webhook-types.js";
 
@@ -17,6 +18,8 @@ export interface WebhookActivityDeps {
   sign(secrets: readonly string[], msgId: string, at: Date, body: string): Record<string, string>;
   /** Started delivery workflows not yet ended, per endpoint; the dispatcher starts no more. */
   maxInFlightPerEndpoint: number;
+  /** The same per tenant: its fair share of the webhook worker (src/domain/webhooks/fair-share.ts). */
+  maxInFlightPerTenant: number;
   /** The stored object exactly as the JSON API shows it. */
   objectJson(object: StoredObjectView): unknown;
   /** Starts the delivery's workflow; a workflow that already exists counts as started. */
@@ -50,7 +53,9 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     },
 
     async startWebhookDeliveries(batchSize) {
-      const pending = await deps.outbox.unstarted(batchSize, deps.maxInFlightPerEndpoint);
+      const limits = { batch: batchSize, perEndpoint: deps.maxInFlightPerEndpoint, perTenant: deps.maxInFlightPerTenant };
+      const { candidates, inFlight } = await deps.outbox.unstarted(limits);
+      const pending = fairClaim(candidates, inFlight, limits);
       const started: string[] = [];
       try {
         for (const ref of pending) {

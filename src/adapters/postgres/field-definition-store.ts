@@ -5,6 +5,7 @@ import type {
   DefinitionAudit,
   DefinitionAuditEntry,
   DefinitionChanges,
+  DefinitionCountGuard,
   FieldDefinitionStorePort,
   IndexedFieldGuard,
 } from "../../app/customfields/port.js";
@@ -44,9 +45,11 @@ export class FieldDefinitionStore implements FieldDefinitionStorePort {
     return row ? toDefinition(row) : undefined;
   }
 
-  async insert(def: FieldDefinition, audit: DefinitionAudit, guard?: IndexedFieldGuard): Promise<void> {
+  async insert(def: FieldDefinition, audit: DefinitionAudit, guard?: IndexedFieldGuard, countGuard?: DefinitionCountGuard): Promise<void> {
     try {
       await inTransaction(this.orm, async (em) => {
+        // Always before the indexed-field lock, so that two guarded writes never wait on each other crosswise.
+        if (countGuard) await checkDefinitionCount(em, def.tenantId, def.entityType, countGuard);
         if (guard) await checkIndexedFields(em, def.tenantId, def.id, guard);
         await em.insert(FieldDefinitionRow, toRow(def));
         await writeAudit(em, def.tenantId, audit);
@@ -122,6 +125,23 @@ async function checkIndexedFields(em: EntityManager, tenantId: string, id: strin
   const [row] = await em.execute<{ count: number }[]>(
     "select count(*)::int as count from custom_field_definitions where tenant_id = ? and indexed and deleted_at is null and id <> ?",
     [tenantId, id],
+  );
+  guard(row?.count ?? 0);
+}
+
+/** Any constant: with the hash of tenant and entity type, the lock that serializes their creates. */
+const DEFINITION_COUNT_LOCK = 0x6366_6463;
+
+/**
+ * Takes the lock of the tenant's entity type, then counts its live definitions (the snapshot is
+ * taken after the lock, so the previous holder's commit is seen): creates racing for the last
+ * place cannot all take it.
+ */
+async function checkDefinitionCount(em: EntityManager, tenantId: string, entityType: string, guard: DefinitionCountGuard): Promise<void> {
+  await em.execute("select pg_advisory_xact_lock(?, hashtext(?))", [DEFINITION_COUNT_LOCK, `${tenantId}/${entityType}`]);
+  const [row] = await em.execute<{ count: number }[]>(
+    "select count(*)::int as count from custom_field_definitions where tenant_id = ? and entity_type = ? and deleted_at is null",
+    [tenantId, entityType],
   );
   guard(row?.count ?? 0);
 }

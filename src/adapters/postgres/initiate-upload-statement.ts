@@ -8,13 +8,26 @@ import { correlationOf } from "../../domain/actor.js";
  * the largest share of initiate's database cost). A repeat with the same ids fails on the primary
  * key and writes nothing. The audit entry carries its class and owner itself: the fill trigger
  * (migration 0004) reads the object row, which a statement cannot see before it ends.
+ *
+ * The tenant's pending-upload quota is counted in the same statement (no round trip more), over
+ * the partial index `stored_objects_tenant_pending` and never past the limit. When it is full the
+ * object row is not inserted, so neither is anything that selects from it: nothing is written and
+ * the statement affects no row. No lock: each statement counts what was committed when it began,
+ * so initiates of one tenant running at the same moment can each take the last place; the quota
+ * is passed by at most the number of such initiates in flight, which the API's database pool
+ * bounds (DATABASE_POOL_MAX per replica). A lock would serialize every initiate of a tenant for a
+ * bound that needs to hold a tenant's order of magnitude, not its last unit.
  */
 const SQL = `
-with created as (
+with quota as (
+  select count(*) < ? as open
+    from (select 1 from stored_objects where tenant_id = ? and status = 'PENDING_UPLOAD' and deleted_at is null limit ?) pending
+), created as (
   insert into stored_objects (id, tenant_id, storage_key, status, object_class, owner_entity_type, owner_entity_id,
                               original_filename, content_type, file_size, is_current, retention_policy,
                               retention_expires_at, workflow_id, storage_delete_pending, created_at, updated_at)
-  values (?, ?, ?, 'PENDING_UPLOAD', ?, ?, ?, ?, ?, ?, false, 'TEMP_UPLOAD_24H', ?, ?, false, ?, ?)
+  select ?, ?, ?, 'PENDING_UPLOAD', ?, ?, ?, ?, ?, ?, false, 'TEMP_UPLOAD_24H', ?, ?, false, ?, ?
+    from quota where open
   returning tenant_id, id, object_class, owner_entity_type, owner_entity_id
 ), session as (
   insert into upload_sessions (id, tenant_id, object_id, initiated_by, presign_expires_at, expected_content_type,
@@ -25,8 +38,9 @@ insert into audit_entries (id, tenant_id, object_id, action, actor_id, request_i
                            object_class, owner_type, owner_id)
 select ?, tenant_id, id, ?, ?, ?, ?, ?, ?::jsonb, ?, object_class, owner_entity_type, owner_entity_id from created`;
 
-export function initiateUploadStatement(object: NewStoredObject, session: UploadSession, audit: AuditRecord): { sql: string; params: unknown[] } {
+export function initiateUploadStatement(object: NewStoredObject, session: UploadSession, audit: AuditRecord, maxPending: number): { sql: string; params: unknown[] } {
   const params = [
+    maxPending, object.tenantId, maxPending,
     object.id, object.tenantId, object.storageKey, object.objectClass, object.ownerEntityType, object.ownerEntityId,
     object.originalFilename, object.contentType, String(object.fileSize), object.pendingDeadline, object.workflowId,
     object.createdAt, object.createdAt,

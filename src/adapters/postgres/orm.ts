@@ -11,7 +11,7 @@ import { UploadSessionSchema } from "./entities/upload-session.js";
 import { WebhookDeliverySchema } from "./entities/webhook-delivery.js";
 import { WebhookEndpointSchema } from "./entities/webhook-endpoint.js";
 import { migrations } from "./migrations/index.js";
-import { encryptWebhookSecrets } from "./webhook-secret-encryption.js";
+import { encryptPlainWebhookSecrets } from "./webhook-secret-encryption.js";
 import type { SecretCipher } from "../webhooks/secret-cipher.js";
 
 export const entities = [
@@ -76,8 +76,8 @@ export async function migrate(orm: MikroORM, webhookSecrets: SecretCipher): Prom
   return knex.transaction(async (trx) => {
     await trx.raw("select pg_advisory_xact_lock(?)", [MIGRATION_LOCK]);
     const applied = await orm.getMigrator().up();
-    // The data half of 0005, which needs the configured key (every start: a changed key re-encrypts).
-    await encryptWebhookSecrets(orm.em.fork(), webhookSecrets);
+    // The data half of 0005, which needs the configured key. Never a re-encryption: see there.
+    await encryptPlainWebhookSecrets(orm.em.fork(), webhookSecrets);
     return applied.map((m) => m.name);
   });
 }

@@ -43,10 +43,10 @@ const live = (tenantId: string, id: string) => ({ tenantId, id, deletedAt: null 
 export class StoredObjectStore implements StoredObjects {
   constructor(private readonly orm: MikroORM) {}
 
-  async createInitiated(object: NewStoredObject, session: UploadSession, audit: AuditRecord): Promise<StoredObjectView> {
-    const statement = initiateUploadStatement(object, session, audit);
-    await withDatabase(this.orm, (em) => em.getConnection().execute(statement.sql, statement.params, "run"));
-    return toStoredObjectView(initiatedRow(object));
+  async createInitiated(object: NewStoredObject, session: UploadSession, audit: AuditRecord, maxPending: number): Promise<StoredObjectView | undefined> {
+    const statement = initiateUploadStatement(object, session, audit, maxPending);
+    const result = await withDatabase(this.orm, (em) => em.getConnection().execute<{ affectedRows: number }>(statement.sql, statement.params, "run"));
+    return result.affectedRows === 0 ? undefined : toStoredObjectView(initiatedRow(object));
   }
 
   async findLive(tenantId: string, id: string): Promise<StoredObjectView | undefined> {
@@ -70,6 +70,13 @@ export class StoredObjectStore implements StoredObjects {
       em.findOne(UploadSessionRow, { tenantId, objectId }, { orderBy: { createdAt: "desc" } }),
     );
     return row ? toUploadSession(row) : undefined;
+  }
+
+  async initiatorOf(tenantId: string, objectId: string): Promise<string | undefined> {
+    const row = await withDatabase(this.orm, (em) =>
+      em.findOne(UploadSessionRow, { tenantId, objectId }, { orderBy: { createdAt: "asc", id: "asc" }, fields: ["initiatedBy"] }),
+    );
+    return row?.initiatedBy;
   }
 
   async list(tenantId: string, filter: ListFilter, after: Cursor | undefined, limit: number): Promise<StoredObjectView[]> {

@@ -3,6 +3,7 @@ import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import type { AuditEvent, DeliveryRef, DeliveryStatus } from "../../domain/webhooks/delivery.js";
 import type { EndpointSecrets } from "../../domain/webhooks/signing-secrets.js";
+import type { DeliveryCandidate, InFlight } from "../../domain/webhooks/fair-share.js";
 import { secretContext, type SecretCipher } from "../webhooks/secret-cipher.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
 import { WebhookDeliveryRow } from "./entities/webhook-delivery.js";
@@ -93,35 +94,52 @@ export class WebhookOutboxStore {
   }
 
   /**
-   * Deliveries whose workflow is not known to have started, the oldest first, but per endpoint
-   * only as many as leave its started-and-pending deliveries at `maxInFlightPerEndpoint`: an
-   * endpoint that hangs or fails holds at most that many workflows, and its backlog waits here.
+   * Deliveries whose workflow is not known to have started, the oldest first, with what their
+   * tenants and endpoints have in flight (started, still PENDING); only as many per endpoint and
+   * per tenant as could still start, so the read stays small whatever the backlog. `fairClaim`
+   * (src/domain/webhooks/fair-share.ts) decides which of them start.
    */
-  async unstarted(limit: number, maxInFlightPerEndpoint: number): Promise<DeliveryRef[]> {
+  async unstarted(limits: { perEndpoint: number; perTenant: number }): Promise<{ candidates: DeliveryCandidate[]; inFlight: InFlight }> {
     const rows = await withDatabase(
       this.orm,
       async (em) =>
         (await em.execute(
-          `select id, tenant_id from (
-             select d.id, d.tenant_id, d.created_at, b.busy, row_number() over (partition by e.endpoint_id order by d.created_at, d.id) as n
-               from (select distinct endpoint_id from webhook_deliveries where workflow_started_at is null) e
-               cross join lateral (
-                 select count(*) as busy from webhook_deliveries f
-                  where f.endpoint_id = e.endpoint_id and f.workflow_started_at is not null and f.status = 'PENDING'
-               ) b
-               cross join lateral (
-                 select id, tenant_id, created_at from webhook_deliveries u
-                  where u.endpoint_id = e.endpoint_id and u.workflow_started_at is null
-                  order by created_at, id limit ?
+          `with candidates as (
+             select d.id, d.tenant_id, d.endpoint_id, d.created_at, b.busy,
+                    row_number() over (partition by d.tenant_id order by d.created_at, d.id) as tn
+               from (
+                 select d.*, row_number() over (partition by d.endpoint_id order by d.created_at, d.id) as n
+                   from (select distinct endpoint_id from webhook_deliveries where workflow_started_at is null) e
+                   cross join lateral (
+                     select id, tenant_id, endpoint_id, created_at from webhook_deliveries u
+                      where u.endpoint_id = e.endpoint_id and u.workflow_started_at is null
+                      order by created_at, id limit ?
+                   ) d
                ) d
-           ) x
-           where n + busy <= ?
-           order by created_at, id
-           limit ?`,
-          [maxInFlightPerEndpoint, maxInFlightPerEndpoint, limit],
-        )) as { id: string; tenant_id: string }[],
+               cross join lateral (
+                 select count(*)::int as busy from webhook_deliveries f
+                  where f.endpoint_id = d.endpoint_id and f.workflow_started_at is not null and f.status = 'PENDING'
+               ) b
+              where d.n + b.busy <= ?
+           ), tenants as (
+             select t.tenant_id, (select count(*)::int from webhook_deliveries g
+                                   where g.tenant_id = t.tenant_id and g.workflow_started_at is not null and g.status = 'PENDING') as busy
+               from (select distinct tenant_id from candidates) t
+           )
+           select c.id, c.tenant_id, c.endpoint_id, c.busy as endpoint_busy, t.busy as tenant_busy
+             from candidates c join tenants t using (tenant_id)
+            where c.tn + t.busy <= ?
+            order by c.created_at, c.id`,
+          [limits.perEndpoint, limits.perEndpoint, limits.perTenant],
+        )) as { id: string; tenant_id: string; endpoint_id: string; endpoint_busy: number; tenant_busy: number }[],
     );
-    return rows.map((r) => ({ tenantId: r.tenant_id, deliveryId: r.id }));
+    return {
+      candidates: rows.map((r) => ({ tenantId: r.tenant_id, deliveryId: r.id, endpointId: r.endpoint_id })),
+      inFlight: {
+        byTenant: new Map(rows.map((r) => [r.tenant_id, Number(r.tenant_busy)])),
+        byEndpoint: new Map(rows.map((r) => [r.endpoint_id, Number(r.endpoint_busy)])),
+      },
+    };
   }
 
   async markStarted(ids: string[], at: Date): Promise<void> {

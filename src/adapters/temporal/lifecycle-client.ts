@@ -81,6 +81,14 @@ export class LifecycleClient implements ObjectLifecycle {
     await this.guard("withdraw workflow", () => this.client.workflow.getHandle(lifecycleWorkflowId(ref.tenantId, ref.objectId)).terminate(reason));
   }
 
+  /** Deletes the execution (terminating it first when it still runs), so no history stays. */
+  async discard(ref: ObjectRef): Promise<void> {
+    const workflowId = lifecycleWorkflowId(ref.tenantId, ref.objectId);
+    await this.guard("discard workflow", () =>
+      this.client.workflowService.deleteWorkflowExecution({ namespace: this.client.options.namespace, workflowExecution: { workflowId } }),
+    );
+  }
+
   /**
    * One Update per complete; with `waitSeconds` it answers once the scan ended. Always an
    * Update-with-start: it ends the start delay of the workflow initiate started (a plain Update

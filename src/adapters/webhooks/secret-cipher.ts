@@ -39,7 +39,7 @@ export class SecretCipher {
       throw new Error("not an encrypted webhook secret");
     }
     const key = this.keys.get(keyId);
-    if (!key) throw new Error(`webhook secret encrypted with key ${keyId}, which is not configured (WEBHOOK_SECRET_PREVIOUS_KEYS)`);
+    if (!key) throw new Error(`webhook secret encrypted with key ${keyId}, which is not configured (in WEBHOOK_SECRET_KEYS or WEBHOOK_SECRET_PREVIOUS_KEYS)`);
     const tagBytes = Buffer.from(tag, "base64url");
     if (tagBytes.length !== TAG_BYTES) throw new Error("not an encrypted webhook secret");
     const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"), { authTagLength: TAG_BYTES }).setAAD(Buffer.from(context));

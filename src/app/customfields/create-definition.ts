@@ -4,6 +4,8 @@ import type { FieldDefinition } from "../../domain/customfields/definition.js";
 import { type DefinitionFields, mergeViolations, parseChanges } from "./definition-input.js";
 import { limitsOf, withInvalidation, type CustomFieldsDeps } from "./deps.js";
 import { indexedFieldGuard } from "./indexed-field-guard.js";
+import type { DefinitionCountGuard } from "./port.js";
+import { DEFAULT_MAX_DEFINITIONS_PER_ENTITY_TYPE, definitionLimitError } from "../../domain/customfields/definition-quota.js";
 
 export interface CreateDefinitionInput extends DefinitionFields {
   entityType: string;
@@ -23,7 +25,7 @@ export async function createDefinition(deps: CustomFieldsDeps, actor: Actor, inp
   const audit = { definitionId: def.id, action: "CREATED" as const, actor, oldVersion: null, newVersion: 1, changes: { new: def }, at: now };
   // An indexed field's index is built later by the worker (custom-field-index-builder.ts).
   const guard = indexedFieldGuard(deps, undefined, def);
-  await withInvalidation(deps, actor.tenantId, def.entityType, () => deps.store.insert(def, audit, guard));
+  await withInvalidation(deps, actor.tenantId, def.entityType, () => deps.store.insert(def, audit, guard, definitionCountGuard(deps, def.entityType)));
   return def;
 }
 
@@ -53,6 +55,14 @@ export function checkedNewDefinition(deps: CustomFieldsDeps, actor: Actor, input
   const violations = mergeViolations(parseViolations, checkDefinition(def, siblings, limitsOf(deps)));
   if (violations.length > 0) throw definitionError(violations);
   return def;
+}
+
+/** Counted in the insert's transaction, under a lock of the tenant's entity type. */
+function definitionCountGuard(deps: CustomFieldsDeps, entityType: string): DefinitionCountGuard {
+  return (live) => {
+    const refusal = definitionLimitError(live, deps.maxDefinitionsPerEntityType ?? DEFAULT_MAX_DEFINITIONS_PER_ENTITY_TYPE, entityType);
+    if (refusal) throw refusal;
+  };
 }
 
 /** Optional fields are absent, not undefined, in a stored definition. */

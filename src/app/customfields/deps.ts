@@ -14,6 +14,8 @@ export interface CustomFieldsDeps {
   cache: DefinitionCache;
   /** How many definitions of one tenant may be `indexed` (CUSTOM_FIELDS_MAX_INDEXED_FIELDS). */
   maxIndexedFields: number;
+  /** Live definitions per tenant and entity type (CUSTOM_FIELDS_MAX_DEFINITIONS_PER_ENTITY_TYPE); the domain's default without it. */
+  maxDefinitionsPerEntityType?: number;
   now(): Date;
   newId(): string;
   /** Told about failures that do not fail the request (a late cache invalidation). */

@@ -61,12 +61,18 @@ export type DefinitionChanges = Partial<
  */
 export type IndexedFieldGuard = (otherIndexed: number) => void;
 
+/**
+ * Runs inside a create's transaction while no other create of the same tenant and entity type
+ * runs, with the number of that entity type's live definitions; throws to refuse.
+ */
+export type DefinitionCountGuard = (live: number) => void;
+
 export interface FieldDefinitionStorePort {
   /** Definitions not soft-deleted (active and inactive), by display order then key. */
   listLive(tenantId: string, entityType: string): Promise<FieldDefinition[]>;
   findLive(tenantId: string, id: string): Promise<FieldDefinition | undefined>;
   /** Inserts with its audit row; a live definition with the same key is FIELD_KEY_EXISTS. */
-  insert(def: FieldDefinition, audit: DefinitionAudit, guard?: IndexedFieldGuard): Promise<void>;
+  insert(def: FieldDefinition, audit: DefinitionAudit, guard?: IndexedFieldGuard, countGuard?: DefinitionCountGuard): Promise<void>;
   /**
    * Writes `changes`, version `fromVersion + 1`, only while the stored version is `fromVersion`;
    * undefined when it is not (or the definition is gone).

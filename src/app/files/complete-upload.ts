@@ -1,11 +1,14 @@
 import type { Actor } from "../../domain/actor.js";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import { findOrFail, type FileStorageDeps } from "./deps.js";
+import { requireUploadInitiator } from "./require-upload-initiator.js";
 
 export interface CompleteInput {
   objectId: string;
   checksum?: string;
   waitForResult: boolean;
+  /** The caller may change any of the tenant's objects, not only the uploads it initiated. */
+  mayUpdateAnyObject: boolean;
 }
 
 /**
@@ -17,6 +20,8 @@ export interface CompleteInput {
  */
 export async function completeUpload(deps: FileStorageDeps, actor: Actor, input: CompleteInput): Promise<StoredObjectView> {
   const current = await findOrFail(deps, actor, input.objectId);
+  // Before anything else, settled objects included: a stranger learns nothing and moves nothing.
+  await requireUploadInitiator(deps, actor, current.id, input.mayUpdateAnyObject);
   if (current.status !== "PENDING_UPLOAD" && current.status !== "SCANNING") return current;
   return deps.lifecycle.complete(
     { tenantId: actor.tenantId, objectId: current.id },

@@ -7,6 +7,7 @@ import { lifecycleWorkflowId } from "../../domain/files/stored-object.js";
 import { normalizeContentType } from "../../domain/files/checks/content-types.js";
 import { normalizeFilename } from "../../domain/files/filename.js";
 import { checkUploadDeclaration, type UploadDeclaration } from "../../domain/files/upload-request.js";
+import { pendingUploadLimitReached } from "../../domain/files/pending-upload-quota.js";
 import type { FileStorageDeps } from "./deps.js";
 import type { NewStoredObject } from "./port.js";
 import { newUploadSession } from "./upload-session.js";
@@ -78,12 +79,18 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
   // both cases it is withdrawn (were that to fail too, it finds no row at its pending deadline and
   // ends, having written nothing).
   const ref = { tenantId: actor.tenantId, objectId };
+  const maxPending = deps.storageConfig.maxPendingUploadsPerTenant;
+  let view: StoredObjectView | undefined;
   try {
     await deps.lifecycle.start(ref, { objectClass: rules.name, ownerEntityType: input.ownerEntityType, pendingDeadline });
-    const view = await deps.store.createInitiated(object, session, audit);
-    return { object: view, upload, sessionId: session.id };
+    view = await deps.store.createInitiated(object, session, audit, maxPending);
   } catch (error) {
     await deps.lifecycle.withdraw(ref, "initiate could not store the object").catch(() => undefined);
     throw error;
   }
+  if (view) return { object: view, upload, sessionId: session.id };
+  // Counted in the rows' statement, so the common case costs no round trip; the rare refusal
+  // removes the workflow it started (were that to fail, it finds no row at its deadline and ends).
+  await deps.lifecycle.discard(ref).catch(() => undefined);
+  throw pendingUploadLimitReached(maxPending);
 }

@@ -92,9 +92,15 @@ export interface StoredObjects {
   /** Soft-deleted rows too: the lifecycle must see why its object is gone. */
   findRecord(tenantId: string, id: string): Promise<ObjectRecord | undefined>;
   latestSession(tenantId: string, objectId: string): Promise<UploadSession | undefined>;
+  /** Who initiated the object: the actor of its first upload session (a refresh adds later ones). */
+  initiatorOf(tenantId: string, objectId: string): Promise<string | undefined>;
   list(tenantId: string, filter: ListFilter, after: Cursor | undefined, limit: number): Promise<StoredObjectView[]>;
 
-  createInitiated(object: NewStoredObject, session: UploadSession, audit: AuditRecord): Promise<StoredObjectView>;
+  /**
+   * Stores the initiated object unless its tenant holds `maxPending` objects in PENDING_UPLOAD
+   * already: then nothing is written and the answer is undefined.
+   */
+  createInitiated(object: NewStoredObject, session: UploadSession, audit: AuditRecord, maxPending: number): Promise<StoredObjectView | undefined>;
   addSession(session: UploadSession, audit: AuditRecord): Promise<boolean>;
   /** PENDING_UPLOAD → SCANNING. */
   markCompleted(actor: Actor, id: string, md5: string, now: Date): Promise<boolean>;
@@ -163,6 +169,8 @@ export interface ObjectLifecycle {
   start(ref: ObjectRef, start: LifecycleStart): Promise<void>;
   /** Ends the workflow of an object whose rows were never stored. */
   withdraw(ref: ObjectRef, reason: string): Promise<void>;
+  /** Removes the workflow of an initiate that was refused, history and all: it never was. */
+  discard(ref: ObjectRef): Promise<void>;
   /** Verifies the upload; with `waitSeconds`, answers once the scan ended. */
   complete(ref: ObjectRef, args: CompleteArgs): Promise<StoredObjectView>;
   /** The object's persisted state changed outside its workflow: it re-reads it. */

@@ -2,11 +2,16 @@ import type { Actor } from "../../domain/actor.js";
 import { AppError } from "../../domain/errors.js";
 import type { PresignedUpload } from "../../domain/files/object-storage.js";
 import { findOrFail, type FileStorageDeps } from "./deps.js";
+import { requireUploadInitiator } from "./require-upload-initiator.js";
 import { newUploadSession } from "./upload-session.js";
 
-/** A fresh signed PUT URL for an object that is still PENDING_UPLOAD; audited. */
-export async function refreshUploadUrl(deps: FileStorageDeps, actor: Actor, objectId: string): Promise<PresignedUpload> {
+/**
+ * A fresh signed PUT URL for an object that is still PENDING_UPLOAD; audited. Only for whoever may
+ * complete it: a URL lets its holder put other bytes under someone else's upload.
+ */
+export async function refreshUploadUrl(deps: FileStorageDeps, actor: Actor, objectId: string, mayUpdateAnyObject: boolean): Promise<PresignedUpload> {
   const object = await findOrFail(deps, actor, objectId);
+  await requireUploadInitiator(deps, actor, object.id, mayUpdateAnyObject);
   if (object.status !== "PENDING_UPLOAD") {
     throw new AppError("UPLOAD_NOT_PENDING", `upload ${objectId} is ${object.status}; only a PENDING_UPLOAD object gets a new URL`);
   }

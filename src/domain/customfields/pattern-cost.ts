@@ -134,6 +134,8 @@ class Reader {
       first = false;
       const ch = this.text[this.i++];
       if (ch === "[" && this.text[this.i] === ":") {
+        // A negated POSIX class (`[:^alpha:]`) is every other character: as large as `.`.
+        cost = add(cost, { once: 0, perCopy: this.text[this.i + 1] === "^" ? NEGATED_CLASS_COST : SMALL_CLASS_COST });
         const close = this.text.indexOf(":]", this.i);
         this.i = close < 0 ? this.text.length : close + 2;
       } else if (ch === "\\") {
@@ -171,4 +173,72 @@ function add(a: Cost, b: Cost): Cost {
 
 function times(cost: Cost, copies: number): Cost {
   return { once: cost.once, perCopy: cost.perCopy * copies };
+}
+
+/*
+ * What a compiled pattern costs once it matches, from the bound of its program's size
+ * (pattern-program.ts). Measured on re2-wasm 1.0.2 and checked as upper bounds against measured
+ * heap and CPU on a corpus (test/unit/customfields/pattern-match-cost.test.ts).
+ */
+
+/** re2-wasm's RE2 is built with the default max_mem: its DFAs together keep at most this. */
+const RE2_MAX_MEM = 8 * 1024 * 1024;
+/** DFAs a test() may fill: forward leftmost-first, forward longest (anchored both ends), reverse. */
+const DFAS = 3;
+/** Start states a DFA caches besides the one new state each byte of input may create. */
+const START_STATES = 10;
+/**
+ * Held per instruction once matched: the forward and the reverse program (8 bytes an
+ * instruction each, twice while flattening), and each DFA's two work queues and stack.
+ */
+const HELD_PER_INSTRUCTION = 16 * 2 + DFAS * 20;
+
+/**
+ * CPU of one step (one byte of input through one instruction) and the fixed cost of a call, in
+ * steps. Every byte may create a DFA state, and building one walks every instruction active in
+ * it: measured up to 460 ns a step where every instruction is active (`a{500}!` on 400 `a`s, a
+ * loaded two-core machine) and about 15-40 ns for repeated classes, whose active instructions
+ * are a fraction of the program. Rounded up from the worst.
+ */
+export const NANOSECONDS_PER_STEP = 600;
+const CALL_STEPS = 2_000;
+
+/**
+ * CPU of compiling, per byte of its peak (about 0.1 ms a KiB measured, `\p{L}{20}` 360 ms). The
+ * first match that finds something pays one more compilation: RE2 builds the reverse program it
+ * locates the start with lazily, within the same bound.
+ */
+export const NANOSECONDS_PER_COMPILE_BYTE = 150;
+
+/** Peak bytes of compiling a program of `instructions` (its array doubles as it grows), at least. */
+const PEAK_PER_INSTRUCTION = 48;
+
+/** The compile estimate, raised to what the program's size alone may take at its peak. */
+export function compilePeakBound(estimate: number, instructions: number): number {
+  return Math.max(estimate, BASE_COST + PEAK_PER_INSTRUCTION * instructions);
+}
+
+/** The longest value, in bytes of UTF-8, a match may run on within `maxSteps`. */
+export function maxMatchedBytes(instructions: number, maxSteps: number): number {
+  return Math.max(0, Math.floor((maxSteps - CALL_STEPS) / Math.max(1, instructions)) - 1);
+}
+
+/** Upper bound of the steps matching `valueBytes` bytes of UTF-8 may take. */
+export function matchStepsBound(instructions: number, valueBytes: number): number {
+  return instructions * (valueBytes + 1) + CALL_STEPS;
+}
+
+/** Bytes one DFA state may hold: header, a transition per byte class, its instruction list. */
+function stateBytes(instructions: number): number {
+  return 64 + 4 * Math.min(257, 2 * instructions + 12) + 8 * instructions;
+}
+
+/** Upper bound of the DFA memory matching `valueBytes` bytes may add: a new state a byte at most. */
+export function matchGrowthBound(instructions: number, valueBytes: number): number {
+  return Math.min(RE2_MAX_MEM, DFAS * (valueBytes + START_STATES) * stateBytes(instructions));
+}
+
+/** Upper bound of the heap a compiled pattern keeps before its DFAs grow (compiled, both programs). */
+export function compiledHeldBound(compileBytes: number, instructions: number): number {
+  return compileBytes + HELD_PER_INSTRUCTION * instructions;
 }

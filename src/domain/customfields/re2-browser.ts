@@ -20,22 +20,30 @@ export class RE2 {
   readonly #program: RE2JS;
 
   constructor(pattern: string, flags = "") {
-    const source = escapeSlashes(pattern === "" ? "(?:)" : pattern);
     if (!flags.includes("u")) {
       throw new Error('RE2 only works in unicode mode. The "u" flag must be passed when constructing a RE2 instance');
     }
-    try {
-      refuseWhatRe2WasmRefuses(source);
-      this.#program = RE2JS.compile(translate(source));
-    } catch (error) {
-      const detail = error instanceof Error ? error.message.replace(/^error parsing regexp: /, "") : String(error);
-      throw new SyntaxError(`Invalid regular expression: /${source}/${flags}: ${detail}`);
-    }
+    this.#program = compileAsRe2Wasm(pattern, flags);
   }
 
   /** Unanchored search, like RegExp.prototype.test. */
   test(input: string): boolean {
     return this.#program.test(input);
+  }
+}
+
+/**
+ * The re2js program for what re2-wasm would compile from `pattern`, or a SyntaxError where
+ * re2-wasm refuses it. pattern-program.ts reads its instructions to bound re2-wasm's program.
+ */
+export function compileAsRe2Wasm(pattern: string, flags = "u"): RE2JS {
+  const source = escapeSlashes(pattern === "" ? "(?:)" : pattern);
+  try {
+    refuseWhatRe2WasmRefuses(source);
+    return RE2JS.compile(translate(source));
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.replace(/^error parsing regexp: /, "") : String(error);
+    throw new SyntaxError(`Invalid regular expression: /${source}/${flags}: ${detail}`);
   }
 }
 

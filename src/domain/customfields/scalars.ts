@@ -3,17 +3,48 @@
  * number, boolean or date is recognised the same way everywhere.
  */
 
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-
 /**
  * A finite number from decimal text, or undefined. Stricter than Number(): '', ' ', '0x10',
  * 'Infinity' and '1_000' are not numbers here.
  */
 export function parseNumberText(text: string): number | undefined {
   const trimmed = text.trim();
-  if (!DECIMAL.test(trimmed)) return undefined;
+  if (!isDecimalText(trimmed)) return undefined;
   const value = Number(trimmed);
   return Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * The language of /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/: a sign, digits around at most one
+ * dot (at least one digit), an exponent. Scanned by hand, each character read once: that regular
+ * expression backtracked quadratically on a long run of digits with a bad tail (80,000 digits and
+ * an "x" held the event loop for seven seconds).
+ */
+function isDecimalText(text: string): boolean {
+  let at = text[0] === "+" || text[0] === "-" ? 1 : 0;
+  const integerEnd = skipDigits(text, at);
+  let digits = integerEnd - at;
+  at = integerEnd;
+  if (text[at] === ".") {
+    const fractionEnd = skipDigits(text, at + 1);
+    digits += fractionEnd - (at + 1);
+    at = fractionEnd;
+  }
+  if (digits === 0) return false;
+  if (text[at] === "e" || text[at] === "E") {
+    at += text[at + 1] === "+" || text[at + 1] === "-" ? 2 : 1;
+    const exponentEnd = skipDigits(text, at);
+    if (exponentEnd === at) return false;
+    at = exponentEnd;
+  }
+  return at === text.length;
+}
+
+/** The index of the first character at or after `from` that is not an ASCII digit (what \d matches). */
+function skipDigits(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && text.charCodeAt(at) >= 48 && text.charCodeAt(at) <= 57) at++;
+  return at;
 }
 
 /** Only the exact strings 'true' and 'false'. */

@@ -6,6 +6,7 @@ import { isAppError } from "../errors.js";
 import type { FieldDefinition, FieldType, FieldValidation } from "./definition.js";
 import { matchesPattern, type PatternUse } from "./pattern.js";
 import { parseBooleanText, parseDateText, parseNumberText } from "./scalars.js";
+import { valueSizeProblem } from "./value-size.js";
 
 export type Checked = { ok: true; value: unknown } | { ok: false; description: string };
 
@@ -32,7 +33,9 @@ export function checkValueTraced(
   validation: FieldValidation,
   patterns?: PatternUse,
 ): { checked: Checked; constraints: ConstraintCheck[] } {
-  const typed = coerceValue(def, raw);
+  // Size first: no parser or pattern sees a value larger than its type allows (value-size.ts).
+  const tooLarge = valueSizeProblem(def.fieldType, raw);
+  const typed = tooLarge === undefined ? coerceValue(def, raw) : fail(tooLarge);
   const constraints: ConstraintCheck[] = [{ name: "type", passed: typed.ok }];
   if (!typed.ok) return { checked: typed, constraints };
   for (const check of constraintChecks(def.fieldType, typed.value, validation, patterns)) {
@@ -129,11 +132,12 @@ function stringChecks(value: string, v: FieldValidation, patterns?: PatternUse):
 function patternProblem(pattern: string, value: string, patterns?: PatternUse): string | undefined {
   const matched = patternMatches(pattern, value, patterns);
   if (matched === undefined) return `cannot be checked: the field's pattern is not usable`;
+  if (typeof matched === "object") return `is too long to be checked against the pattern ${pattern} (at most ${matched.maxBytes} bytes of UTF-8)`;
   return matched ? undefined : `must match the pattern ${pattern}`;
 }
 
 /** A stored pattern refused by the engine fails the check rather than the whole request. */
-function patternMatches(pattern: string, value: string, patterns?: PatternUse): boolean | undefined {
+function patternMatches(pattern: string, value: string, patterns?: PatternUse): ReturnType<typeof matchesPattern> | undefined {
   try {
     return matchesPattern(pattern, value, patterns);
   } catch (error) {

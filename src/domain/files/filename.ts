@@ -80,5 +80,5 @@ export function downloadFilename(name: string, type: ContentType | undefined): s
   const extensions = TYPE_EXTENSIONS[type];
   const extension = extensionOf(visible);
   if (extension !== undefined && extensions.includes(extension)) return visible;
-  return `${visible.replace(/\.+$/, "")}.${extensions[0]}`;
+  return `${visible.replace(/(?<!\.)\.+$/, "")}.${extensions[0]}`;
 }

@@ -1,8 +1,7 @@
-import { AppError } from "../errors.js";
+import type { AppError } from "../errors.js";
+import { quotaExceeded } from "../quotas.js";
 
 /** Refused rather than queued: every endpoint multiplies each event of its tenant into a delivery. */
 export function endpointLimitReached(maxPerTenant: number): AppError {
-  return new AppError("WEBHOOK_ENDPOINT_LIMIT_REACHED", `a tenant may register at most ${maxPerTenant} webhook endpoints; delete one first`, {
-    metadata: { limit: String(maxPerTenant) },
-  });
+  return quotaExceeded("webhook_endpoints", maxPerTenant, `a tenant may register at most ${maxPerTenant} webhook endpoints; delete one first`);
 }

@@ -41,7 +41,7 @@ function classifyIpv4(value: number): AddressKind {
 
 /** Eight 16-bit groups, or undefined when the text is not an IPv6 address. */
 function parseIpv6(text: string): number[] | undefined {
-  let body = text.replace(/%.*$/, ""); // a zone id (fe80::1%eth0) says nothing about the range
+  let body = text.replace(/%.*/s, ""); // a zone id (fe80::1%eth0) says nothing about the range
   const lastColon = body.lastIndexOf(":");
   if (body.includes(".")) {
     // A dotted IPv4 tail (::ffff:1.2.3.4) is two groups written another way.
@@ -67,9 +67,11 @@ function classifyIpv6(g: number[]): AddressKind {
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   if (zeros(0, 8)) return "unspecified";
   if (zeros(0, 7) && g[7] === 1) return "loopback";
-  // Forms that carry an IPv4 address: mapped (::ffff:a.b.c.d), compatible (::a.b.c.d),
-  // NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::). They reach that IPv4 address.
+  // Forms that carry an IPv4 address: mapped (::ffff:a.b.c.d), SIIT translated
+  // (::ffff:0:a.b.c.d), compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4
+  // (2002:aabb:ccdd::). A stack or translator may reach that IPv4 address, so it decides.
   if (zeros(0, 5) && g[5] === 0xffff) return classifyIpv4(embeddedIpv4(g[6]!, g[7]!));
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return classifyIpv4(embeddedIpv4(g[6]!, g[7]!));
   if (zeros(0, 6)) return classifyIpv4(embeddedIpv4(g[6]!, g[7]!));
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return classifyIpv4(embeddedIpv4(g[6]!, g[7]!));
   if (g[0] === 0x2002) return classifyIpv4(embeddedIpv4(g[1]!, g[2]!));
@@ -78,6 +80,9 @@ function classifyIpv6(g: number[]): AddressKind {
   if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return "private";
   if (g[0] === 0x2001 && g[1] === 0) return "reserved";
   const first = g[0]!;
+  // The rest of ::/8 is reserved by the IETF: no public service has an address there, and
+  // layouts not listed above (::ffff:ffff:a.b.c.d, other 64:ff9b:: prefixes) may still embed one.
+  if (first < 0x0100) return "reserved";
   if ((first & 0xfe00) === 0xfc00) return "private"; // unique local fc00::/7
   if ((first & 0xffc0) === 0xfe80) return "link-local"; // fe80::/10
   if ((first & 0xffc0) === 0xfec0) return "private"; // deprecated site-local fec0::/10

@@ -9,3 +9,8 @@ export function actorOf(ctx: HandlerContext): Actor {
   if (principal.profile) actor.profile = principal.profile;
   return actor;
 }
+
+/** Whether the token grants this permission (beyond the one the method itself required). */
+export function holds(ctx: HandlerContext, permission: string): boolean {
+  return requirePrincipal(ctx.values.get(principalKey)).permissions.has(permission);
+}

@@ -11,7 +11,8 @@ import { objectAudit } from "../../app/audit/object-audit.js";
 import { getUpload, listUploads } from "../../app/files/read-uploads.js";
 import { refreshUploadUrl } from "../../app/files/refresh-upload-url.js";
 import { restoreUpload } from "../../app/files/restore-upload.js";
-import { actorOf } from "./actor.js";
+import { UPDATE_ANY_OBJECT_PERMISSION } from "../../domain/files/upload-authority.js";
+import { actorOf, holds } from "./actor.js";
 import { toAuditEntryMessage, toUploadSessionMessage } from "./audit-entry-mapper.js";
 import { enumValue, toStoredObjectMessage as message, ts } from "./stored-object-message.js";
 
@@ -44,11 +45,12 @@ export function registerFileStorageService(router: ConnectRouter, deps: FileStor
         objectId: req.objectId,
         checksum: req.checksum,
         waitForResult: req.waitForResult,
+        mayUpdateAnyObject: holds(ctx, UPDATE_ANY_OBJECT_PERMISSION),
       });
       return { storedObject: message(object) };
     },
     async refreshUploadUrl(req, ctx) {
-      const upload = await refreshUploadUrl(deps, actorOf(ctx), req.objectId);
+      const upload = await refreshUploadUrl(deps, actorOf(ctx), req.objectId, holds(ctx, UPDATE_ANY_OBJECT_PERMISSION));
       return { uploadUrl: upload.url, uploadUrlExpiresAt: ts(upload.expiresAt), uploadHeaders: upload.headers };
     },
     async getUpload(req, ctx) {

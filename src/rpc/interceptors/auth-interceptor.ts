@@ -1,6 +1,6 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { AppError } from "../../domain/errors.js";
-import { methodPermissions, publicServices } from "../permissions.js";
+import { methodPermissions, publicServices, reflectionServices } from "../permissions.js";
 import { auditedRefusal, type RefusalAuditor } from "../audited-refusals.js";
 import { principalKey, requestIdKey } from "../principal.js";
 import type { TokenVerifier } from "../token-verifier.js";
@@ -10,13 +10,18 @@ import type { TokenVerifier } from "../token-verifier.js";
  * audited-refusals.ts) is reported to `onRefused` before the caller hears it; a failure to record
  * it is logged by the auditor and does not change the answer.
  */
-export function authInterceptor(verify: TokenVerifier, onRefused?: RefusalAuditor): Interceptor {
+export function authInterceptor(verify: TokenVerifier, onRefused?: RefusalAuditor, options: { publicReflection?: boolean } = {}): Interceptor {
   return (next) => async (req) => {
-    if (publicServices.has(req.service.typeName)) return next(req);
+    const reflection = reflectionServices.has(req.service.typeName);
+    if (publicServices.has(req.service.typeName) || (reflection && options.publicReflection)) return next(req);
     const header = req.header.get("authorization") ?? "";
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw new AppError("UNAUTHENTICATED", "missing bearer token in the authorization header");
     const principal = await verify(match[1]);
+    if (reflection) {
+      req.contextValues.set(principalKey, principal);
+      return next(req);
+    }
     const method = `${req.service.typeName}/${req.method.name}`;
     const permission = methodPermissions[method];
     if (!permission || !principal.permissions.has(permission)) {

@@ -1,6 +1,8 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { codeToString } from "@connectrpc/connect/protocol-connect";
 import type { RpcMeters } from "../../observability/metrics.js";
+import { quotaOfReason, type QuotaName } from "../../domain/quotas.js";
+import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 
 /** Put it first, outside the error interceptor, so it sees the code the caller receives. */
 export function metricsInterceptor(meters: RpcMeters): Interceptor {
@@ -17,7 +19,16 @@ export function metricsInterceptor(meters: RpcMeters): Interceptor {
       return res;
     } catch (error) {
       record(codeToString(error instanceof ConnectError ? error.code : Code.Unknown));
+      const quota = error instanceof ConnectError ? refusedQuota(error) : undefined;
+      if (quota) meters.quotaRefusals.inc({ quota });
       throw error;
     }
   };
+}
+
+/** The quota a refusal names in its ErrorInfo reason (the error interceptor put it there). */
+function refusedQuota(error: ConnectError): QuotaName | undefined {
+  if (error.code !== Code.ResourceExhausted) return undefined;
+  const [info] = error.findDetails(ErrorInfoSchema);
+  return info ? quotaOfReason(info.reason) : undefined;
 }

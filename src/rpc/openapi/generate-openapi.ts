@@ -11,6 +11,7 @@ import { AuditService } from "../../../gen/filestorage/v1/audit_service_pb.js";
 import { BadRequestSchema, ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import { methodPermissions } from "../permissions.js";
 import { routesOf, type HttpRoute } from "../rest/http-routes.js";
+import { listBounds, mapBounds, scalarBounds } from "./field-bounds.js";
 
 /** The services of the JSON API: the REST handler serves them and the document describes them. */
 export const jsonApiServices: DescService[] = [FileStorageService, AuditService, WebhookService, CustomFieldsService, OrganizationService, CustomersService, ProductsService];
@@ -158,15 +159,19 @@ class ComponentSchemas {
   fieldSchema(field: DescField): JsonObject {
     switch (field.fieldKind) {
       case "scalar":
-        return scalarSchema(field.scalar);
+        return { ...scalarSchema(field.scalar), ...scalarBounds(field) };
       case "enum":
         return this.enumRef(field.enum);
       case "message":
         return this.messageRef(field.message);
-      case "list":
-        return { type: "array", items: this.elementSchema(field.listKind, field) };
-      case "map":
-        return { type: "object", additionalProperties: this.elementSchema(field.mapKind, field) };
+      case "list": {
+        const bounds = listBounds(field);
+        return { type: "array", ...bounds.list, items: { ...this.elementSchema(field.listKind, field), ...bounds.items } };
+      }
+      case "map": {
+        const bounds = mapBounds(field);
+        return { type: "object", ...bounds.map, additionalProperties: { ...this.elementSchema(field.mapKind, field), ...bounds.values } };
+      }
     }
   }
 
@@ -252,7 +257,7 @@ function pathVariables(route: HttpRoute): string[] {
 }
 
 function pathParameters(route: HttpRoute, template: string, components: ComponentSchemas): JsonObject[] {
-  const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const names = [...template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]);
   return pathVariables(route).map((variable, i) => {
     const field = route.method.input.fields.find((f) => f.name === variable);
     const parameter: JsonObject = { name: names[i], in: "path", required: true, schema: field ? components.fieldSchema(field) : { type: "string" } };

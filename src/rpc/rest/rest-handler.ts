@@ -108,8 +108,10 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       return writeError(res, error, 405, { allow: result.allow.join(", ") });
     }
     const { route } = result.match;
+    let bodyRead = false;
     try {
       const body = await readBody(req, options.maxBodyBytes);
+      bodyRead = true;
       const message = buildRequest(result.match, body, url.searchParams);
       const headers = new Headers();
       for (const name of forwardedHeaders) {
@@ -122,7 +124,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       const response = await clientFor(options.transport, route)(message, { headers });
       writeJson(res, 200, toJson(route.method.output, response, jsonWriteOptions));
     } catch (error) {
-      const status = error instanceof ConnectError && error.code === Code.ResourceExhausted ? 413 : undefined;
+      // Only the body's own size is 413; a tenant's quota answers the code's 429.
+      const status = !bodyRead && error instanceof ConnectError && error.code === Code.ResourceExhausted ? 413 : undefined;
       writeError(res, error, status);
     }
   };

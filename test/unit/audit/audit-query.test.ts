@@ -44,19 +44,71 @@ describe("auditSearchSql", () => {
   });
 });
 
+/**
+ * The cells a spreadsheet splitting on `delimiter` reads from one line: quotes honoured at a
+ * cell's start (doubled inside), text after a closing quote joined, as Excel and LibreOffice do.
+ * With `honourQuotes` false, a plain split (a reader that ignores quoting).
+ */
+function spreadsheetCells(line: string, delimiter: string, honourQuotes: boolean): string[] {
+  if (!honourQuotes) return line.split(delimiter);
+  const cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  let atStart = true;
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i];
+    if (quoted) {
+      if (char === '"' && line[i + 1] === '"') (cell += '"'), i++;
+      else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === delimiter) {
+      cells.push(cell);
+      cell = "";
+      atStart = true;
+      continue;
+    } else if (char === '"' && atStart) quoted = true;
+    else cell += char;
+    atStart = false;
+  }
+  return [...cells, cell];
+}
+
+/** Whether a spreadsheet would take the cell as a formula: its first character after filler. */
+function evaluates(cell: string): boolean {
+  const first = cell.replace(/^[\s"]*/, "")[0];
+  return first !== undefined && "=+-@".includes(first);
+}
+
 describe("CSV of an export", () => {
-  it("quotes what needs quoting and defuses spreadsheet formulas", () => {
-    expect(csvField("plain")).toBe("plain");
+  it("quotes every cell (RFC 4180) and defuses leading formulas", () => {
+    expect(csvField("plain")).toBe('"plain"');
     expect(csvField('a "b", c')).toBe('"a ""b"", c"');
     expect(csvField("=HYPERLINK(\"x\")")).toBe("\"'=HYPERLINK(\"\"x\"\")\"");
-    expect(csvField("+1")).toBe("'+1");
-    expect(csvField("-2")).toBe("'-2");
-    expect(csvField("@sum")).toBe("'@sum");
+    expect(csvField("+1")).toBe(`"'+1"`);
+    expect(csvField("-2")).toBe(`"'-2"`);
+    expect(csvField("@sum")).toBe(`"'@sum"`);
+    expect(csvField("\tx")).toBe(`"'\tx"`);
     expect(csvField("line\nbreak")).toBe('"line\nbreak"');
   });
 
+  it("defuses a formula after any delimiter a spreadsheet may split on, so no locale evaluates a cell", () => {
+    const reason = "x;=cmd|' /C calc'!A0;y";
+    const row = Object.fromEntries(csvHeader().trim().split(",").map((c) => [c.replaceAll('"', ""), ""])) as Record<string, string>;
+    row.details = JSON.stringify({ reason });
+    row.actor_id = "a,@SUM(1)|-2+cmd|x\t+1\r\n=2; \"=3";
+    const line = csvLine(row as never).replace(/\r\n$/, "");
+    for (const delimiter of [",", ";", "\t", "|"]) {
+      for (const honourQuotes of [true, false]) {
+        const cells = spreadsheetCells(line, delimiter, honourQuotes);
+        expect(cells.filter(evaluates), `split on ${JSON.stringify(delimiter)}${honourQuotes ? "" : ", quotes ignored"}`).toEqual([]);
+      }
+    }
+    expect(spreadsheetCells(line, ",", true)[11]).toBe(`{"reason":"x;'=cmd|' /C calc'!A0;y"}`);
+  });
+
   it("writes the columns in header order", () => {
-    const row = Object.fromEntries(csvHeader().trim().split(",").map((c) => [c, c.toUpperCase()])) as never;
+    const columns = csvHeader().trim().split(",").map((c) => c.replaceAll('"', ""));
+    const row = Object.fromEntries(columns.map((c) => [c, c.toUpperCase()])) as never;
     expect(csvLine(row)).toBe(`${csvHeader().trim().toUpperCase()}\r\n`);
   });
 });

@@ -62,6 +62,27 @@ describe("DEVELOPMENT_MODE=true", () => {
   it("refuses anything but true or false", () => {
     expect(refusal({ ...safe, DEVELOPMENT_MODE: "yes" }).variable).toBe("DEVELOPMENT_MODE");
   });
+
+  it.each(["0.0.0.0", "::", "[::]", "192.168.1.20", "203.0.113.7", "2001:db8::7", "api.example.com"])(
+    "refuses to listen on a non-loopback HOST=%s, saying how to proceed",
+    (host) => {
+      const error = refusal({ ...dev, HOST: host });
+      expect(error.variable).toBe("HOST");
+      expect(error.message).toContain("DEVELOPMENT_MODE_ALLOW_NON_LOOPBACK=true");
+    },
+  );
+
+  it.each([undefined, "127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"])("listens on loopback HOST=%s", (host) => {
+    expect(parseConfig({ ...dev, HOST: host }).host).toBe(host ?? "127.0.0.1");
+  });
+
+  it("listens on a non-loopback HOST when DEVELOPMENT_MODE_ALLOW_NON_LOOPBACK=true says it is meant", () => {
+    expect(parseConfig({ ...dev, HOST: "0.0.0.0", DEVELOPMENT_MODE_ALLOW_NON_LOOPBACK: "true" }).host).toBe("0.0.0.0");
+  });
+
+  it("leaves HOST alone outside development mode", () => {
+    expect(parseConfig({ ...safe, HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+  });
 });
 
 describe("authentication settings", () => {

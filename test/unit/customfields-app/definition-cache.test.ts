@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { KeyValueStore } from "../../../src/app/customfields/port.js";
 import { MemoryKeyValueStore } from "../../../src/adapters/cache/memory-key-value.js";
 import { RedisKeyValueStore } from "../../../src/adapters/cache/redis-key-value.js";
 import { DefinitionCache, cacheKey } from "../../../src/app/customfields/definition-cache.js";
 import type { FieldDefinition } from "../../../src/domain/customfields/definition.js";
 import { def } from "../customfields/fixtures.js";
-import { hasRedisServer, startRedis, type RunningRedis } from "./redis-server.js";
 
 /** A gate a test opens when it wants a slow load to finish. */
 function gate() {
@@ -126,15 +125,9 @@ function cacheContract(name: string, makeKv: () => Promise<KeyValueStore>) {
 
 cacheContract("the in-process store", async () => new MemoryKeyValueStore());
 
-describe.skipIf(!hasRedisServer)("with a real redis-server", () => {
-  let redis: RunningRedis;
-  beforeAll(async () => {
-    redis = await startRedis();
-  }, 20_000);
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  cacheContract("Redis", () => RedisKeyValueStore.connect(redis.url));
+// The unit project's global setup starts redis-server (test/unit/global-setup.ts).
+describe("with a real redis-server", () => {
+  cacheContract("Redis", () => RedisKeyValueStore.connect(inject("redisUrl")));
 });
 
 describe("DefinitionCache expiry and failures", () => {

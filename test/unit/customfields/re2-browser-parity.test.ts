@@ -12,7 +12,12 @@ import { checkPattern, DEFAULT_PATTERN_LIMITS } from "../../../src/domain/custom
 import { RE2 as BrowserRE2 } from "../../../src/domain/customfields/re2-browser.js";
 
 /** Only RE2 decides here: no length or cost bound in front of it. */
-const ENGINE_ONLY = { ...DEFAULT_PATTERN_LIMITS, maxLength: Number.MAX_SAFE_INTEGER, maxCompileBytes: Number.MAX_SAFE_INTEGER };
+const ENGINE_ONLY = {
+  ...DEFAULT_PATTERN_LIMITS,
+  maxLength: Number.MAX_SAFE_INTEGER,
+  maxCompileBytes: Number.MAX_SAFE_INTEGER,
+  maxProgramSize: Number.MAX_SAFE_INTEGER,
+};
 
 function serverAccepts(pattern: string): boolean {
   try {

@@ -45,7 +45,7 @@ describe("the demo pages", () => {
     expect(worker.headers.get("service-worker-allowed")).toBe("/demo");
     const code = await worker.text();
     expect(code).toContain("demo-shell-v1");
-    expect(code).not.toMatch(/^\s*(import|export)\b/m);
+    expect(code).not.toMatch(/^[ \t]*(import|export)\b/m);
   });
 
   it("sign a development token the server's verifier accepts, for the tenant and user asked", async () => {

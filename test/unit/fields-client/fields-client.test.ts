@@ -33,7 +33,7 @@ async function define(body: Record<string, unknown>): Promise<string> {
 
 function clientWith(store: FieldsStore = memoryStore()) {
   const transport = switchable(api.transport(token));
-  const client = createFieldsClient({ transport, store, user: { id: "alice" } });
+  const client = createFieldsClient({ transport, store, user: { id: "alice" }, namespace: "t1" });
   return { transport, client, store };
 }
 
@@ -45,7 +45,7 @@ describe("sync", () => {
 
     const first = await client.sync("Customer");
     expect(first).toMatchObject({ changed: true, offline: false });
-    expect((await store.get("default:Customer"))?.version).toBe(first.version);
+    expect((await store.get("t1:Customer"))?.version).toBe(first.version);
     expect((await client.definitions("Customer")).map((d) => d.fieldKey)).toEqual(["tier", "score"]);
 
     const second = await client.sync("Customer");
@@ -167,7 +167,7 @@ describe("organization and user", () => {
     });
     const admin = await api.token("t1", { user: "alice", profile: { role: "admin" } });
     const transport = switchable(api.transport(admin));
-    const client = createFieldsClient({ transport, store: memoryStore(), user: { id: "alice", role: "admin" } });
+    const client = createFieldsClient({ transport, store: memoryStore(), user: { id: "alice", role: "admin" }, namespace: "t1" });
     const server = api.client(CustomFieldsService, admin);
     const callerOrganization = { organization: { companyAbbreviation: "CALLER" } };
 
@@ -203,7 +203,7 @@ describe("file store", () => {
     await fileStore(path).put("other:Customer", { version: "v", data: [], syncedAt: "2026-01-01T00:00:00.000Z" });
 
     const onDisk = JSON.parse(await readFile(path, "utf8")) as Record<string, { version: string }>;
-    expect(Object.keys(onDisk).sort()).toEqual(["default:Customer", "other:Customer"]);
+    expect(Object.keys(onDisk).sort()).toEqual(["other:Customer", "t1:Customer"]);
     expect(await fileStore(path).get("missing")).toBeUndefined();
 
     const restarted = clientWith(fileStore(path));

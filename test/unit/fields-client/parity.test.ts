@@ -164,7 +164,7 @@ describe("property: the offline client resolves as the server does", () => {
           await server.createFieldDefinition(request).then(() => created++, () => undefined);
         }
         const transport = switchable(api.transport(token));
-        const client = createFieldsClient({ transport, store: memoryStore(), user: { id: "alice", ...claims }, now: () => SERVER_NOW });
+        const client = createFieldsClient({ transport, store: memoryStore(), user: { id: "alice", ...claims }, namespace: "t1", now: () => SERVER_NOW });
         await client.sync("Customer");
         await client.syncOrganization();
         transport.offline = true;

@@ -38,6 +38,7 @@ function config(port: number): StorageConfig {
     forcePathStyle: true,
     presignUploadExpirySeconds: 300,
     presignDownloadExpirySeconds: 900,
+    maxPendingUploadsPerTenant: 1000,
     maxFileSizeBytes: 1024,
     objectLock: false,
     connectTimeoutSeconds: 1,

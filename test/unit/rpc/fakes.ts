@@ -141,6 +141,9 @@ export class FakeLifecycle implements LifecyclePort {
   async withdraw(ref: { objectId: string }) {
     this.calls.push({ method: "withdraw", objectId: ref.objectId });
   }
+  async discard(ref: { objectId: string }) {
+    this.calls.push({ method: "discard", objectId: ref.objectId });
+  }
   async retentionChanged(ref: { objectId: string }) {
     this.calls.push({ method: "retentionChanged", objectId: ref.objectId });
   }

@@ -129,6 +129,47 @@ describe("states that refuse a call", () => {
   });
 });
 
+describe("who may finish an upload", () => {
+  const uploaders = (user: string, extra: string[] = []) => api.token("t1", { user, perms: ["stored_object:CREATE", "stored_object:READ", ...extra] });
+
+  it.each([
+    ["a complete (with a wrong checksum)", "complete", { checksum: "0".repeat(32) }],
+    ["a URL refresh", "refresh-upload-url", {}],
+  ])("refuses %s of someone else's upload by a stranger with only upload-create permission (403 PERMISSION_DENIED, nothing moves)", async (_what, action, body) => {
+    const object = await initiated(await uploaders("alice"));
+    const sessions = api.objects.sessions.length;
+    const res = await api.rest("POST", `/api/v1/uploads/${object.id}/${action}`, { token: await uploaders("mallory"), body });
+    expect([res.status, res.body.code, reasonOf(res.body)]).toEqual([403, "permission_denied", "PERMISSION_DENIED"]);
+    expect(api.lifecycle.calls.map((c) => c.method)).toEqual(["start"]);
+    expect(api.objects.sessions.length).toBe(sessions);
+    expect(api.objects.rows.get(object.id)).toMatchObject({ status: "PENDING_UPLOAD", deleted: false });
+  });
+
+  it("lets the initiator complete, even after a stranger tried", async () => {
+    const object = await initiated(await uploaders("alice"));
+    await api.rest("POST", `/api/v1/uploads/${object.id}/complete`, { token: await uploaders("mallory"), body: {} });
+    const res = await api.rest("POST", `/api/v1/uploads/${object.id}/complete`, { token: await uploaders("alice"), body: {} });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(api.lifecycle.calls.map((c) => c.method)).toEqual(["start", "complete"]);
+  });
+
+  it("decides by the initiator stored with the first session, not by who refreshed the URL since", async () => {
+    const object = await initiated(await uploaders("alice"));
+    const admin = await uploaders("admin", ["stored_object:UPDATE"]);
+    expect((await api.rest("POST", `/api/v1/uploads/${object.id}/refresh-upload-url`, { token: admin, body: {} })).status).toBe(200);
+    const stranger = await api.rest("POST", `/api/v1/uploads/${object.id}/complete`, { token: await uploaders("mallory"), body: {} });
+    expect(stranger.status).toBe(403);
+    expect((await api.rest("POST", `/api/v1/uploads/${object.id}/complete`, { token: await uploaders("alice"), body: {} })).status).toBe(200);
+  });
+
+  it("lets a caller with stored_object:UPDATE complete anyone's upload", async () => {
+    const object = await initiated(await uploaders("alice"));
+    const res = await api.rest("POST", `/api/v1/uploads/${object.id}/complete`, { token: await uploaders("admin", ["stored_object:UPDATE"]), body: {} });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(api.lifecycle.calls.map((c) => c.method)).toEqual(["start", "complete"]);
+  });
+});
+
 describe("tenant scoping", () => {
   /** Every RPC that takes an object id, as REST calls. */
   const idCalls: [string, string, unknown?][] = [

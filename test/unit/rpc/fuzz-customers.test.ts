@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CUSTOMER_DEFINITIONS, fuzzCustomerCalls } from "../../support/fuzz/customer-calls.js";
+import { HitRates } from "../../support/fuzz/building-blocks.js";
 import { inMemoryApi } from "./in-memory-api.js";
 
 describe("fuzzing the customer RPCs in memory", () => {
@@ -15,8 +16,10 @@ describe("fuzzing the customer RPCs in memory", () => {
       const res = await api.rest("POST", "/api/v1/custom-fields", { token, body: { entityType: "Customer", ...definition } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
-    const model = await fuzzCustomerCalls(api.rest, token, 300);
+    const hits = new HitRates();
+    const model = await fuzzCustomerCalls(api.rest, token, 300, hits);
     expect(model.size, "some creates succeeded").toBeGreaterThan(0);
+    hits.expectAtLeast("customers in memory", { create: 1 / 3, update: 1 / 6, get: 1 / 3 });
     expect([...api.customers.rows.keys()].sort()).toEqual([...model.keys()].sort());
     for (const [id, { last }] of model) {
       const stored = api.customers.rows.get(id)!;

@@ -5,13 +5,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { fuzzEndpointCalls } from "../../support/fuzz/webhook-calls.js";
+import { HitRates } from "../../support/fuzz/building-blocks.js";
 import { inMemoryApi } from "./in-memory-api.js";
 
 describe("fuzzing the webhook endpoint RPCs in memory", () => {
   it("random create, update, get, delete and list calls never produce a 5xx, and leave exactly the endpoints that answered 200", async () => {
     const api = inMemoryApi();
-    const { model, gone } = await fuzzEndpointCalls(api.rest, await api.token("fz-wh"), 300);
+    const hits = new HitRates();
+    const { model, gone } = await fuzzEndpointCalls(api.rest, await api.token("fz-wh"), 300, hits);
     expect(model.size + gone.length, "some creates succeeded").toBeGreaterThan(0);
+    hits.expectAtLeast("webhook endpoints in memory", { create: 1 / 3, update: 1 / 6, list: 1 / 3 });
     expect([...api.endpoints.rows.keys()].sort()).toEqual([...model.keys()].sort());
     for (const [id, last] of model) {
       const stored = api.endpoints.rows.get(id)!;

@@ -9,7 +9,8 @@
 import { Readable } from "node:stream";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DescService } from "@bufbuild/protobuf";
-import { createClient, createRouterTransport, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
+import { createClient, createConnectRouter, createRouterTransport, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
+import { createUniversalHandlerClient, type UniversalClientFn } from "@connectrpc/connect/protocol";
 import { pino } from "pino";
 import { v7 as uuidv7 } from "uuid";
 import { parseConfig } from "../../../src/config.js";
@@ -23,6 +24,7 @@ import { createUrlGuard } from "../../../src/adapters/webhooks/url-guard.js";
 import { newWebhookSecret } from "../../../src/adapters/webhooks/webhook-signing.js";
 import { apiRouterOptions, apiRoutes, type ApiUseCases } from "../../../src/rpc/api-router.js";
 import { jsonApiServices } from "../../../src/rpc/openapi/generate-openapi.js";
+import type { ReflectionAccess } from "../../../src/rpc/reflection-service.js";
 import { createRestHandler } from "../../../src/rpc/rest/rest-handler.js";
 import { createTokenVerifier } from "../../../src/rpc/token-verifier.js";
 import { fakeDeps } from "../customfields-app/fakes.js";
@@ -92,8 +94,15 @@ function recorder() {
   return { res: res as unknown as ServerResponse, written };
 }
 
+interface InMemoryApiOptions {
+  /** Interceptors after the router's own, just before the handler: they see only the calls that passed auth and validation. */
+  innermost?: Interceptor[];
+  /** Server reflection public (rate-limited by this access) instead of needing a token. */
+  reflection?: ReflectionAccess;
+}
+
 /** A fresh API over empty fakes: one per test keeps tests independent. */
-export function inMemoryApi() {
+export function inMemoryApi(options: InMemoryApiOptions = {}) {
   const objects = new FakeObjects();
   const storage = new FakeStorage();
   const lifecycle = new FakeLifecycle((tenantId, objectId) => objects.findLive(tenantId, objectId));
@@ -131,20 +140,32 @@ export function inMemoryApi() {
   // they observe and do not answer) and router options.
   const organization = { store: organizationStore, now: () => NOW };
   const useCases: ApiUseCases = { readiness: allReady, files, webhooks, customFields: fields.deps, customers, products, organization };
-  const routes = apiRoutes(useCases);
+  const routes = apiRoutes(useCases, options.reflection);
   let requestIds = 0;
   const router = apiRouterOptions(useCases, {
     logger: pino({ level: "silent" }),
     verify: createTokenVerifier(config.auth),
     newRequestId: () => `req-${++requestIds}`,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
+    reflection: options.reflection,
   });
+  router.interceptors.push(...(options.innermost ?? []));
   const restHandler = createRestHandler({
     services: jsonApiServices,
     transport: createRouterTransport(routes, { router }),
     maxBodyBytes: config.maxRequestBodyBytes,
     prefix: "/api/v1",
   });
+
+  /**
+   * The router's HTTP handlers as a client that takes a request's bytes as they are: what the API
+   * does with a body (decode, interceptors, handler), without a client encoding it first.
+   */
+  const httpClient = (): UniversalClientFn => {
+    const connectRouter = createConnectRouter({ ...router, connect: true });
+    routes(connectRouter);
+    return createUniversalHandlerClient(connectRouter.handlers);
+  };
 
   /** The in-memory Connect transport to the router, with the token as bearer when given. */
   const transport = (token?: string): Transport =>
@@ -164,6 +185,7 @@ export function inMemoryApi() {
     config,
 
     transport,
+    httpClient,
 
     /** A typed client over the in-memory transport. */
     client<S extends DescService>(service: S, token?: string): Client<S> {

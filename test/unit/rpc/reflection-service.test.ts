@@ -1,20 +1,28 @@
 /**
  * Server reflection in memory: what it lists is what the router serves, and the descriptors it
  * returns are complete enough for a client to build a registry and call a method (grpcurl and
- * buf curl against the real server: test/integration/grpc-interop.test.ts).
+ * buf curl against the real server: test/integration/grpc-interop.test.ts). It needs a token
+ * unless made public, then each client address is metered; descriptors are serialised once.
  */
 import { createFileRegistry, fromBinary } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
-import { Code } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { ServerReflection, type ServerReflectionRequest } from "../../../gen/grpc/reflection/v1/reflection_pb.js";
+import { CustomersService } from "../../../gen/customers/v1/customers_service_pb.js";
+import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
+import { ServerReflection, ServerReflectionRequestSchema, type ServerReflectionRequest } from "../../../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionAlpha } from "../../../gen/grpc/reflection/v1alpha/reflection_pb.js";
-import { inMemoryApi } from "./in-memory-api.js";
+import { answer, reflectionAccess, reflectionIndex } from "../../../src/rpc/reflection-service.js";
+import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";
 
 type Ask = ServerReflectionRequest["messageRequest"];
 
-async function ask(...asks: Ask[]) {
-  const client = inMemoryApi().client(ServerReflection);
+/** Any valid token will do: reflection asks for no permission. */
+const anyToken = (api: InMemoryApi) => api.token("t1", { perms: [] });
+
+async function askWith(api: InMemoryApi, token: string | undefined, asks: Ask[]) {
+  const client = api.client(ServerReflection, token);
   async function* requests() {
     for (const messageRequest of asks) yield { host: "localhost", messageRequest };
   }
@@ -22,6 +30,13 @@ async function ask(...asks: Ask[]) {
   for await (const answer of client.serverReflectionInfo(requests())) answers.push(answer.messageResponse);
   return answers;
 }
+
+async function ask(...asks: Ask[]) {
+  const api = inMemoryApi();
+  return askWith(api, await anyToken(api), asks);
+}
+
+const refusal = (call: Promise<unknown>) => call.then(() => expect.unreachable("answered"), (error: unknown) => ConnectError.from(error));
 
 /** As a client does: the first file is the one asked for, its imports are resolved by name among the rest. */
 function registryOf(files: Uint8Array[]) {
@@ -31,7 +46,7 @@ function registryOf(files: Uint8Array[]) {
 }
 
 describe("gRPC server reflection", () => {
-  it("lists every served service, without a token", async () => {
+  it("lists every served service to any caller with a token, even one without permissions", async () => {
     const [answer] = await ask({ case: "listServices", value: "" });
     expect(answer.case).toBe("listServicesResponse");
     const names = answer.case === "listServicesResponse" ? answer.value.service.map((s) => s.name) : [];
@@ -69,10 +84,59 @@ describe("gRPC server reflection", () => {
   });
 
   it("serves v1alpha for older clients", async () => {
-    const client = inMemoryApi().client(ServerReflectionAlpha);
+    const api = inMemoryApi();
+    const client = api.client(ServerReflectionAlpha, await anyToken(api));
     async function* one() {
       yield { host: "", messageRequest: { case: "listServices" as const, value: "" } };
     }
     for await (const answer of client.serverReflectionInfo(one())) expect(answer.messageResponse.case).toBe("listServicesResponse");
+  });
+});
+
+describe("who may reflect", () => {
+  const list: Ask = { case: "listServices", value: "" };
+
+  it.each([
+    ["v1", ServerReflection],
+    ["v1alpha", ServerReflectionAlpha],
+  ] as const)("%s: refuses a caller without a token (UNAUTHENTICATED) by default", async (_version, service) => {
+    const client = inMemoryApi().client(service);
+    async function* one() {
+      yield { host: "", messageRequest: list };
+    }
+    const error = await refusal((async () => {
+      for await (const _ of client.serverReflectionInfo(one())) void _;
+    })());
+    expect(error.code).toBe(Code.Unauthenticated);
+  });
+
+  it("made public, answers without a token, each client address up to its budget, then RESOURCE_EXHAUSTED / RATE_LIMITED", async () => {
+    let now = 0;
+    const api = inMemoryApi({ reflection: reflectionAccess({ public: true, publicRequestsPerMinute: 3 }, () => now) });
+    expect(await askWith(api, undefined, [list, list, list])).toHaveLength(3);
+    const error = await refusal(askWith(api, undefined, [list]));
+    expect([error.code, error.rawMessage]).toEqual([Code.ResourceExhausted, "too many reflection requests from this address; retry later"]);
+    now += 20_000; // a third of a minute refills one request
+    expect(await askWith(api, undefined, [list])).toHaveLength(1);
+    expect((await refusal(askWith(api, undefined, [list]))).code).toBe(Code.ResourceExhausted);
+  });
+
+  it("keeps a bucket per client address", () => {
+    const access = reflectionAccess({ public: true, publicRequestsPerMinute: 1 }, () => 0);
+    if (!access.public) throw new Error("public expected");
+    expect([access.allow("192.0.2.1"), access.allow("192.0.2.1"), access.allow("192.0.2.2")]).toEqual([true, false, true]);
+  });
+});
+
+describe("descriptors serialised once", () => {
+  it("answers the same file twice with the very same bytes, its imports included", () => {
+    const index = reflectionIndex([FileStorageService, CustomersService]);
+    const ask = (symbol: string) => answer(index, create(ServerReflectionRequestSchema, { messageRequest: { case: "fileContainingSymbol", value: symbol } }));
+    const first = ask("filestorage.v1.FileStorageService");
+    const second = ask("filestorage.v1.FileStorageService.InitiateUpload");
+    if (first.messageResponse.case !== "fileDescriptorResponse" || second.messageResponse.case !== "fileDescriptorResponse") throw new Error("no descriptors");
+    const [a, b] = [first.messageResponse.value.fileDescriptorProto, second.messageResponse.value.fileDescriptorProto];
+    expect(a.length).toBeGreaterThan(1);
+    a.forEach((bytes, i) => expect(bytes).toBe(b[i]));
   });
 });

@@ -85,7 +85,7 @@ describe("the endpoint limit per tenant", () => {
     const limit = api.config.webhooks.maxEndpointsPerTenant;
     for (let i = 0; i < limit; i++) await createEndpoint({ url: `https://hooks.example.com/${i}` });
     const res = await api.rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: "https://hooks.example.com/over" } });
-    expect([res.status, res.body.code, reasonOf(res.body)]).toEqual([400, "failed_precondition", "WEBHOOK_ENDPOINT_LIMIT_REACHED"]);
+    expect([res.status, res.body.code, reasonOf(res.body)]).toEqual([429, "resource_exhausted", "WEBHOOK_ENDPOINT_LIMIT_REACHED"]);
     expect(res.body.message).toContain(`at most ${limit}`);
     expect(api.endpoints.rows.size).toBe(limit);
     const other = await api.rest("POST", "/api/v1/webhook-endpoints", { token: await api.token("t2"), body: { url: "https://hooks.example.com/t2" } });

@@ -61,7 +61,7 @@ describe("findFreePortBelow", () => {
 describe("ports", () => {
   it("keeps the defaults away from commonly running services", () => {
     const defaults = Object.values(DEFAULT_PORTS).map((spec) => spec.port);
-    expect(defaults).toEqual([54329, 9000, 9001, 7233, 8233]);
+    expect(defaults).toEqual([54329, 9000, 9001, 7233, 8233, 63790]);
     expect(defaults).not.toContain(5432);
     expect(defaults).not.toContain(6379);
   });

@@ -52,11 +52,39 @@ describe("classifyAddress: the ranges a webhook may not reach", () => {
     ["64:ff9b::10.0.0.1", "private"],
     ["2002:c0a8:0101::1", "private"],
     ["::ffff:8.8.8.8", "public"],
+    // SIIT IPv4-translated addresses (::ffff:0:0/96, RFC 2765), in every spelling.
+    ["::ffff:0:a9fe:a9fe", "link-local"],
+    ["::ffff:0:169.254.169.254", "link-local"],
+    ["::ffff:0:127.0.0.1", "loopback"],
+    ["0:0:0:0:ffff:0:7f00:1", "loopback"],
+    ["[::ffff:0:10.0.0.1]", "private"],
+    ["::ffff:0:8.8.8.8", "public"],
+    ["::a9fe:a9fe", "link-local"],
+    ["64:ff9b::a9fe:a9fe", "link-local"],
+    ["64:ff9b::127.0.0.1", "loopback"],
+    ["64:ff9b::8.8.8.8", "public"],
+    ["2002:7f00:1::", "loopback"],
+    ["2002:a9fe:a9fe::1", "link-local"],
+    ["2002:808:808::1", "public"],
   ] as [string, AddressKind][])("an IPv6 form carrying an IPv4 address is classified by it: %s is %s", (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "172.15.255.255", "172.32.0.0", "192.169.0.1", "100.128.0.1", "169.255.0.1", "192.0.1.1", "198.17.255.255", "198.20.0.1", "64:ff9b:2::1", "2001:1::1", "2606:4700:4700::1111", "2001:db8::1", "fe00::1"])(
+  it.each([
+    // Other layouts in ::/8, which the IETF reserves: none is a public service's address.
+    "::ffff:ffff:a9fe:a9fe",
+    "::1:0:a9fe:a9fe",
+    "64:ff9b:2::1",
+    "64:ff9b::1:a9fe:a9fe",
+    "ff:ffff::1",
+    // Teredo tunnels to an IPv4 address its client chooses, whatever the one written in it.
+    "2001:0:a9fe:a9fe::1",
+    "2001:0:808:808:0:0:0:1",
+  ])("%s is never public", (address) => {
+    expect(classifyAddress(address)).not.toBe("public");
+  });
+
+  it.each(["8.8.8.8", "1.1.1.1", "172.15.255.255", "172.32.0.0", "192.169.0.1", "100.128.0.1", "169.255.0.1", "192.0.1.1", "198.17.255.255", "198.20.0.1", "2001:1::1", "2606:4700:4700::1111", "2001:db8::1", "fe00::1"])(
     "%s is public",
     (address) => {
       expect(classifyAddress(address)).toBe("public");

@@ -70,3 +70,27 @@ describe("WEBHOOK_SECRET_KEY", () => {
     expect(parseWebhookSecretKeys({ WEBHOOK_SECRET_KEY: good, WEBHOOK_SECRET_PREVIOUS_KEYS: ` ${good} ,` }, false).previous).toEqual([Buffer.alloc(32, 7)]);
   });
 });
+
+describe("WEBHOOK_SECRET_KEYS, the keyring", () => {
+  const [a, b, c] = [1, 2, 3].map((n) => Buffer.alloc(32, n));
+  const ring = (...keys: Buffer[]) => keys.map((k) => k.toString("base64")).join(", ");
+
+  it("encrypts with the first key and decrypts with every one", () => {
+    expect(parseWebhookSecretKeys({ WEBHOOK_SECRET_KEYS: ring(a!, b!, c!) }, false)).toEqual({ current: a, previous: [b, c], derived: false });
+  });
+
+  it("lets a replica still on the old keyring decrypt what the rotated one must keep decrypting", () => {
+    const before = new SecretCipher(parseWebhookSecretKeys({ WEBHOOK_SECRET_KEYS: ring(a!) }, false));
+    const stored = before.encrypt(SECRET, context);
+    const after = new SecretCipher(parseWebhookSecretKeys({ WEBHOOK_SECRET_KEYS: ring(b!, a!) }, false));
+    expect(after.decrypt(stored, context)).toBe(SECRET);
+    expect(before.decrypt(stored, context)).toBe(SECRET);
+  });
+
+  it("is one form or the other, never both, and names at least one key of 32 bytes", () => {
+    expect(() => parseWebhookSecretKeys({ WEBHOOK_SECRET_KEYS: ring(a!), WEBHOOK_SECRET_KEY: ring(b!) }, false)).toThrow(/WEBHOOK_SECRET_KEYS: replaces/);
+    expect(() => parseWebhookSecretKeys({ WEBHOOK_SECRET_KEYS: ring(a!), WEBHOOK_SECRET_PREVIOUS_KEYS: ring(b!) }, false)).toThrow(/WEBHOOK_SECRET_KEYS: replaces/);
+    expect(() => parseWebhookSecretKeys({ WEBHOOK_SECRET_KEYS: " , " }, false)).toThrow(/WEBHOOK_SECRET_KEYS: names no key/);
+    expect(() => parseWebhookSecretKeys({ WEBHOOK_SECRET_KEYS: `${ring(a!)},short` }, false)).toThrow(/WEBHOOK_SECRET_KEYS: must be 32 bytes/);
+  });
+});

@@ -58,6 +58,7 @@ describe("deliverWebhook after a rotation", () => {
       objectJson: (o) => o,
       startDelivery: async () => undefined,
       maxInFlightPerEndpoint: 10,
+      maxInFlightPerTenant: 5,
       newId: () => "id",
       now: () => at,
     });

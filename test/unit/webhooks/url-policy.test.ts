@@ -78,6 +78,14 @@ describe("the URL guard at create and update", () => {
     expect((await refusal(guard("http://[::1]/"))).reason).toBe("WEBHOOK_URL_NOT_ALLOWED");
   });
 
+  it.each(["http://[::ffff:0:a9fe:a9fe]/", "http://[::ffff:0:127.0.0.1]/", "http://[64:ff9b::169.254.169.254]/", "http://[2002:a9fe:a9fe::]/"])(
+    "refuses an IPv6 literal carrying a non-public IPv4 address: %s",
+    async (url) => {
+      const guard = createUrlGuard({ allowPrivate: false });
+      expect((await refusal(guard(url))).reason).toBe("WEBHOOK_URL_NOT_ALLOWED");
+    },
+  );
+
   it("accepts a public host", async () => {
     const guard = createUrlGuard({ allowPrivate: false, resolve: resolveTo(["93.184.215.14"]) });
     await expect(guard("https://hooks.example.com/")).resolves.toBeUndefined();
@@ -124,6 +132,7 @@ describe("WEBHOOK_ALLOW_PRIVATE_URLS", () => {
       requestTimeoutSeconds: 10,
       maxEndpointsPerTenant: 10,
       maxInFlightPerEndpoint: 10,
+      maxInFlightPerTenant: 5,
       taskQueue: `${parseConfig(base).temporal.taskQueue}-webhooks`,
       maxConcurrentActivities: 20,
       maxConcurrentWorkflowTasks: 4,

@@ -25,7 +25,7 @@ function fakeOutbox(endpoint: Partial<DeliveryEndpoint> | undefined) {
   const calls: string[] = [];
   const outbox: WebhookActivityDeps["outbox"] = {
     fanOut: async () => ({ claimed: 0, deliveries: 0 }),
-    unstarted: async () => [],
+    unstarted: async () => ({ candidates: [], inFlight: { byTenant: new Map(), byEndpoint: new Map() } }),
     markStarted: async () => undefined,
     findDelivery: async () => delivery,
     findEndpoint: async () =>
@@ -53,6 +53,7 @@ function activities(endpoint: Partial<DeliveryEndpoint> | undefined, answer: Sen
     objectJson: (o) => ({ id: o.id, status: o.status }),
     startDelivery: async () => undefined,
     maxInFlightPerEndpoint: 10,
+    maxInFlightPerTenant: 5,
     newId: () => "new-id",
     now: () => AT,
   });

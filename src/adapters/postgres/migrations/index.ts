@@ -7,6 +7,7 @@ import { CustomFieldIndexes } from "./0006-custom-field-indexes.js";
 import { StorageDeleteFailures } from "./0007-storage-delete-failures.js";
 import { OrganizationProfiles } from "./0008-organization-profiles.js";
 import { Products } from "./0010-products.js";
+import { TenantQuotas } from "./0011-tenant-quotas.js";
 
 /** Listed explicitly: no file discovery at run time, the same list in dev, tests and production. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   { name: "0007-storage-delete-failures", class: StorageDeleteFailures },
   { name: "0008-organization-profiles", class: OrganizationProfiles },
   { name: "0010-products", class: Products },
+  { name: "0011-tenant-quotas", class: TenantQuotas },
 ];

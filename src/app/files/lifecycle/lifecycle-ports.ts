@@ -1,4 +1,5 @@
 import type { OfficeLimits } from "../../../domain/files/checks/office-structure.js";
+import type { PdfInflationLimits } from "../../../domain/files/checks/pdf-streams.js";
 import type { SvgLimits } from "../../../domain/files/checks/svg-safety.js";
 import type { ObjectStorage } from "../../../domain/files/object-storage.js";
 import type { RetentionDurations } from "../../../domain/files/retention.js";
@@ -18,6 +19,8 @@ export interface LifecyclePorts {
   inlineScanMaxBytes: number;
   /** Bounds on an XLSX's declared uncompressed size (config scan.office*); default DEFAULT_OFFICE_LIMITS. */
   officeLimits?: OfficeLimits;
+  /** What a PDF's object streams may inflate to (config scan.pdf*); default DEFAULT_PDF_INFLATION_LIMITS. */
+  pdfLimits?: PdfInflationLimits;
   /** Size, depth and element count allowed in an SVG (config scan.svg*); default DEFAULT_SVG_LIMITS. */
   svgLimits?: SvgLimits;
   /** Re-arms another object's retention timer (signal-with-start of its workflow). */

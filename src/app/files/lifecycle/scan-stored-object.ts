@@ -28,6 +28,7 @@ export async function scanStoredObject(
     svgLimits: ports.svgLimits,
     contentPolicy: classRules(record.objectClass).contentPolicy,
     officeLimits: ports.officeLimits,
+    pdfLimits: ports.pdfLimits,
   });
   return { ...outcome, finishedAt: ports.now().toISOString() };
 }

@@ -56,6 +56,7 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
   }
   const scan = await scanFile(record.contentType, objectByteSource(ports.storage, record.storageKey, prefix.size, prefix.bytes), {
     contentPolicy: classRules(record.objectClass).contentPolicy,
+    pdfLimits: ports.pdfLimits,
   });
   const finishedAt = ports.now();
   const settlement = settleScan(record.objectClass, scan.passed, finishedAt, ports.retention);

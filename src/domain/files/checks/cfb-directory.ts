@@ -5,7 +5,7 @@ import { broken, ok, type Parsed } from "./parsed.js";
 /**
  * Reads the top-level entries of a Compound File Binary (OLE2) container, the format of XLS:
  * the header, then the directory sectors by following the sector allocation table (FAT) chain.
- * Only headers, FAT entries and directory sectors are read, never stream contents.
+ * Only headers, FAT entries and directory sectors are read here; cfb-stream.ts reads a stream.
  */
 
 export const CFB_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
@@ -28,6 +28,10 @@ export const CFB_STREAM = 2;
 export interface CfbEntry {
   name: string;
   type: number;
+  /** First sector of a stream's contents (in the mini stream when `size` is below the cutoff). */
+  startSector: number;
+  /** Bytes in the stream. */
+  size: number;
 }
 
 interface DirectoryEntry extends CfbEntry {
@@ -36,21 +40,34 @@ interface DirectoryEntry extends CfbEntry {
   child: number;
 }
 
-interface Header {
+export interface CfbHeader {
   sectorSize: number;
   firstDirectorySector: number;
   firstDifatSector: number;
   difatSectors: number;
+  miniStreamCutoff: number;
+  firstMiniFatSector: number;
   bytes: Uint8Array;
 }
 
-/** The entries directly under the root storage (e.g. "Workbook", "_VBA_PROJECT_CUR"). */
-export async function readCfbRootEntries(source: ByteSource): Promise<Parsed<CfbEntry[]>> {
+type Header = CfbHeader;
+
+/** A container's header, root storage entry (which holds the mini stream) and top-level entries. */
+export interface CfbContainer {
+  header: CfbHeader;
+  root: CfbEntry;
+  entries: CfbEntry[];
+}
+
+/** The header, the root storage and the entries directly under it (e.g. "Workbook", "_VBA_PROJECT_CUR"). */
+export async function readCfbContainer(source: ByteSource): Promise<Parsed<CfbContainer>> {
   const header = parseHeader(await source.read(0, HEADER_BYTES));
   if (!header.ok) return header;
   const entries = await readDirectory(source, header.value);
   if (!entries.ok) return entries;
-  return rootChildren(entries.value);
+  const children = rootChildren(entries.value);
+  if (!children.ok) return children;
+  return ok({ header: header.value, root: entries.value[0]!, entries: children.value });
 }
 
 function parseHeader(bytes: Uint8Array): Parsed<Header> {
@@ -67,6 +84,8 @@ function parseHeader(bytes: Uint8Array): Parsed<Header> {
     firstDirectorySector: u32le(bytes, 0x30)!,
     firstDifatSector: u32le(bytes, 0x44)!,
     difatSectors: u32le(bytes, 0x48)!,
+    miniStreamCutoff: u32le(bytes, 0x38)!,
+    firstMiniFatSector: u32le(bytes, 0x3c)!,
     bytes,
   });
 }
@@ -101,6 +120,9 @@ function parseEntry(bytes: Uint8Array): DirectoryEntry {
     left: u32le(bytes, 0x44)!,
     right: u32le(bytes, 0x48)!,
     child: u32le(bytes, 0x4c)!,
+    startSector: u32le(bytes, 0x74) ?? END_OF_CHAIN,
+    // Version 3 files may leave garbage in the high half of the size (MS-CFB 2.6.3).
+    size: u32le(bytes, 0x78) ?? 0,
   };
 }
 
@@ -117,7 +139,7 @@ function rootChildren(entries: DirectoryEntry[]): Parsed<CfbEntry[]> {
     const entry = entries[id];
     if (!entry || id === 0 || visited.has(id)) return broken(`invalid directory entry reference ${id}`);
     visited.add(id);
-    children.push({ name: entry.name, type: entry.type });
+    children.push({ name: entry.name, type: entry.type, startSector: entry.startSector, size: entry.size });
     pending.push(entry.left, entry.right);
   }
   return ok(children);
@@ -138,7 +160,7 @@ async function readSectorNumber(source: ByteSource, header: Header, sector: numb
 }
 
 /** Sector 0 follows the header, which occupies one sector's worth of bytes. */
-function sectorOffset(source: ByteSource, header: Header, sector: number): Parsed<number> {
+export function sectorOffset(source: ByteSource, header: Header, sector: number): Parsed<number> {
   const offset = (sector + 1) * header.sectorSize;
   if (sector > LAST_REGULAR_SECTOR || offset + header.sectorSize > source.size) {
     return broken(`sector ${sector} lies outside the file`);
@@ -147,7 +169,7 @@ function sectorOffset(source: ByteSource, header: Header, sector: number): Parse
 }
 
 /** Next sector in a chain: entry `sector` of the FAT, which is itself spread over FAT sectors. */
-async function nextSector(source: ByteSource, header: Header, sector: number): Promise<Parsed<number>> {
+export async function nextSector(source: ByteSource, header: Header, sector: number): Promise<Parsed<number>> {
   const perSector = header.sectorSize / 4;
   const fatSector = await fatSectorNumber(source, header, Math.floor(sector / perSector));
   if (!fatSector.ok) return fatSector;
@@ -158,7 +180,7 @@ async function nextSector(source: ByteSource, header: Header, sector: number): P
  * Where FAT sector `index` lives: the first 109 are listed in the header, the rest in a chain of
  * DIFAT sectors whose last slot points to the next DIFAT sector.
  */
-async function fatSectorNumber(source: ByteSource, header: Header, index: number): Promise<Parsed<number>> {
+export async function fatSectorNumber(source: ByteSource, header: Header, index: number): Promise<Parsed<number>> {
   if (index < DIFAT_IN_HEADER) return ok(u32le(header.bytes, 0x4c + index * 4)!);
   const perDifat = header.sectorSize / 4 - 1;
   const hops = Math.floor((index - DIFAT_IN_HEADER) / perDifat);

@@ -23,6 +23,7 @@ export type ScanReason =
   | "TRAILING_DATA"
   | "IMAGE_TRUNCATED"
   | "IMAGE_ACTIVE_TEXT"
+  | "IMAGE_MALFORMED"
   // SVG
   | "SVG_TOO_LARGE"
   | "SVG_PARSE_ERROR"
@@ -46,6 +47,9 @@ export type ScanReason =
   | "PDF_JAVASCRIPT"
   | "PDF_LAUNCH_ACTION"
   | "PDF_EMBEDDED_FILE"
+  | "PDF_XFA"
+  | "PDF_OBJECT_STREAM_UNREADABLE"
+  | "PDF_INFLATION_TOO_LARGE"
   // CSV
   | "CSV_EMPTY"
   | "CSV_INVALID_UTF8"
@@ -61,7 +65,8 @@ export type ScanReason =
   | "OFFICE_MACROS"
   | "OFFICE_EXTERNAL_LINKS"
   | "OFFICE_EMBEDDED_OBJECT"
-  | "OFFICE_EXPANSION_TOO_LARGE";
+  | "OFFICE_EXPANSION_TOO_LARGE"
+  | "OFFICE_ENCRYPTED";
 
 /**
  * The verdict of one check. A failed check always has a reason and a human-readable message. A

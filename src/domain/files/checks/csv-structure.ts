@@ -1,7 +1,7 @@
 import type { ByteSource } from "./byte-source.js";
 import { failed, passed, type CheckResult, type ScanReason } from "./check-result.js";
 import type { Disposition } from "./content-policy.js";
-import { FormulaCellCounter } from "./csv-formula-cells.js";
+import { FormulaCells, SPREADSHEET_DELIMITERS } from "./csv-formula-cells.js";
 
 const NAME = "csv_structure";
 
@@ -10,7 +10,7 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 /** Delimiters we recognize. The first is RFC 4180's, assumed for a single-column file. */
-const CANDIDATE_DELIMITERS = [0x2c /* , */, 0x3b /* ; */, 0x09 /* tab */, 0x7c /* | */];
+const CANDIDATE_DELIMITERS = SPREADSHEET_DELIMITERS;
 
 /** Parser states, as plain numbers to keep the per-character loop cheap. */
 const State = {
@@ -49,8 +49,8 @@ export class CsvStructureChecker {
   private expectedFields = 0;
   private fields = 1;
   private recordLength = 0;
-  /** Cells a spreadsheet would evaluate; counted on the same pass, reported as its own check. */
-  readonly formulaCells = new FormulaCellCounter();
+  /** Cells a spreadsheet would evaluate, under any delimiter; counted on the same pass. */
+  private readonly formulaCells = new FormulaCells();
 
   /** Feeds the next chunk. Returns false once the file has failed (further input is ignored). */
   push(chunk: Uint8Array): boolean {
@@ -92,7 +92,11 @@ export class CsvStructureChecker {
   }
 
   private consume(text: string): void {
-    for (let i = 0; i < text.length && !this.failure; i++) this.step(text.charCodeAt(i));
+    for (let i = 0; i < text.length && !this.failure; i++) {
+      const char = text.charCodeAt(i);
+      this.formulaCells.push(char);
+      this.step(char);
+    }
   }
 
   private step(char: number): void {
@@ -109,12 +113,10 @@ export class CsvStructureChecker {
           this.state = State.QuoteInQuoted;
           return;
         }
-        this.formulaCells.push(char, this.recordLine);
         if (char === LF) this.line++;
         return;
       case State.QuoteInQuoted:
         if (char === QUOTE) {
-          this.formulaCells.push(char, this.recordLine);
           this.state = State.Quoted; // "" is an escaped quote
           return;
         }
@@ -153,9 +155,7 @@ export class CsvStructureChecker {
       this.fields++;
       this.recordLength++;
       this.state = State.FieldStart;
-      this.formulaCells.startField();
     } else {
-      this.formulaCells.push(char, this.recordLine);
       this.recordLength++;
       this.state = State.Unquoted;
     }
@@ -178,7 +178,6 @@ export class CsvStructureChecker {
     this.line++;
     this.recordLine = this.line;
     this.state = State.FieldStart;
-    this.formulaCells.startField();
   }
 
   private endRecord(): void {
@@ -208,6 +207,11 @@ export class CsvStructureChecker {
     this.expectedFields = most + 1;
   }
 
+  /** csv_formula_cells: the cells a spreadsheet would evaluate, read with every delimiter. */
+  formulaCellsResult(disposition: Disposition): CheckResult {
+    return this.formulaCells.result(disposition, this.delimiter);
+  }
+
   private fail(reason: ScanReason, message: string): false {
     this.failure ??= failed(NAME, reason, message);
     return false;
@@ -224,5 +228,5 @@ export async function checkCsv(source: ByteSource, formulaCells: Disposition): P
   for await (const chunk of source.stream()) {
     if (!checker.push(chunk)) break;
   }
-  return [checker.finish(), checker.formulaCells.result(formulaCells)];
+  return [checker.finish(), checker.formulaCellsResult(formulaCells)];
 }

@@ -1,4 +1,4 @@
-import { findActiveMarkup } from "./active-markup.js";
+import { ActiveMarkupScanner, findActiveMarkup } from "./active-markup.js";
 import type { ByteSource } from "./byte-source.js";
 import { u32be } from "./bytes.js";
 import { failed, passed, type CheckResult } from "./check-result.js";
@@ -15,6 +15,16 @@ const MAX_TEXT_BYTES = 1024 * 1024;
 
 const TEXT_CHUNKS = new Set(["tEXt", "zTXt", "iTXt"]);
 
+/**
+ * Chunks of numbers with a fixed layout, where no text can hide. Every other chunk (text, EXIF,
+ * private and unknown ones, and the pixel data, which stored deflate blocks leave readable) is
+ * read for active markup as it streams past.
+ */
+const INERT_CHUNKS = new Set([
+  "IHDR", "PLTE", "IEND", "tRNS", "cHRM", "gAMA", "sBIT", "sRGB", "cICP", "mDCv", "cLLi", "bKGD", "hIST", "pHYs", "tIME",
+  "acTL", "fcTL", "oFFs", "sTER",
+]);
+
 interface Chunk {
   type: string;
   data: Uint8Array;
@@ -22,9 +32,10 @@ interface Chunk {
 
 /**
  * Walks every chunk of a PNG in one streamed pass: the file must end with IEND (else truncated),
- * nothing may follow it (a polyglot's second file), and no text chunk (tEXt, zTXt, iTXt, the
- * compressed ones inflated with a bound) may carry active markup (an image that is also a page
- * or a PHP script). Only text chunks are kept in memory, each at most MAX_TEXT_BYTES.
+ * nothing may follow it (a polyglot's second file), and no chunk but the INERT_CHUNKS may carry
+ * active markup (an image that is also a page or a PHP script; see ActiveMarkupScanner), read as
+ * stored and, for compressed text (zTXt, iTXt), inflated with a bound. Only text chunks are kept
+ * in memory, each at most MAX_TEXT_BYTES.
  */
 export async function checkPngChunks(source: ByteSource): Promise<CheckResult> {
   const walker = new ChunkWalker(source.size);
@@ -54,6 +65,8 @@ class ChunkWalker {
   private text: Uint8Array | undefined;
   private textFill = 0;
   private texts: Chunk[] = [];
+  /** Markup in the current chunk's data as stored; undefined for INERT_CHUNKS. */
+  private markup: ActiveMarkupScanner | undefined;
 
   push(chunk: Uint8Array): CheckResult | undefined {
     let i = 0;
@@ -71,10 +84,16 @@ class ChunkWalker {
         }
       } else {
         const take = Math.min(chunk.length - i, this.remaining);
-        this.collect(chunk.subarray(i, i + take));
+        const data = chunk.subarray(i, i + Math.min(take, Math.max(0, this.remaining - CRC_BYTES))); // the CRC is not data
+        this.collect(data);
+        const markup = this.markup?.push(data);
+        if (markup) return this.markupFound(markup);
         this.remaining -= take;
         i += take;
-        if (this.remaining === 0) this.endChunk();
+        if (this.remaining === 0) {
+          const problem = this.endChunk();
+          if (problem) return problem;
+        }
       }
     }
     this.offset += chunk.length;
@@ -97,42 +116,44 @@ class ChunkWalker {
       this.text = new Uint8Array(length);
       this.textFill = 0;
     }
+    this.markup = INERT_CHUNKS.has(this.type) ? undefined : new ActiveMarkupScanner();
     this.remaining = length + CRC_BYTES;
-    if (this.remaining === 0) this.endChunk();
     return undefined;
   }
 
-  private collect(bytes: Uint8Array): void {
+  private collect(data: Uint8Array): void {
     if (!this.text) return;
-    const room = this.text.length - this.textFill;
-    const data = bytes.subarray(0, Math.max(0, room)); // the CRC is not text
     this.text.set(data, this.textFill);
     this.textFill += data.length;
   }
 
-  private endChunk(): void {
+  private endChunk(): CheckResult | undefined {
+    const markup = this.markup?.finish();
+    if (markup) return this.markupFound(markup);
     if (this.text) this.texts.push({ type: this.type, data: this.text });
     this.text = undefined;
+    this.markup = undefined;
     this.remaining = -1;
     if (this.type === "IEND") this.ended = true;
+    return undefined;
+  }
+
+  private markupFound(markup: string): CheckResult {
+    return failed(NAME, "IMAGE_ACTIVE_TEXT", `a ${JSON.stringify(this.type)} chunk contains ${markup}`);
   }
 }
 
-/** Why a text chunk is refused, or undefined. Compressed text is inflated, with a bound. */
+/**
+ * Why a compressed text chunk is refused, or undefined: its text is inflated, with a bound, and
+ * read for markup (the chunk as stored was read while it streamed).
+ */
 async function inspectText(chunk: Chunk): Promise<string | undefined> {
-  const keywordEnd = chunk.data.indexOf(0);
-  const parts = [chunk.data];
-  const compressedAt = compressedTextStart(chunk, keywordEnd);
-  if (compressedAt !== undefined) {
-    const text = await inflateBounded(chunk.data.subarray(compressedAt), "deflate", MAX_TEXT_BYTES);
-    if (!text.ok) return `the compressed ${chunk.type} chunk cannot be inspected: ${text.why}`;
-    parts.push(text.value);
-  }
-  for (const part of parts) {
-    const markup = findActiveMarkup(part);
-    if (markup) return `a ${chunk.type} chunk contains ${JSON.stringify(markup)}`;
-  }
-  return undefined;
+  const compressedAt = compressedTextStart(chunk, chunk.data.indexOf(0));
+  if (compressedAt === undefined) return undefined;
+  const text = await inflateBounded(chunk.data.subarray(compressedAt), "deflate", MAX_TEXT_BYTES);
+  if (!text.ok) return `the compressed ${chunk.type} chunk cannot be inspected: ${text.why}`;
+  const markup = findActiveMarkup(text.value);
+  return markup && `the text of a ${chunk.type} chunk contains ${markup}`;
 }
 
 /** Where compressed text starts: zTXt after keyword and method; iTXt when its flag says so. */

@@ -11,6 +11,7 @@ import { MeteredSource } from "./metered-source.js";
 import { checkOfficeStructure, DEFAULT_OFFICE_LIMITS, type OfficeLimits } from "./office-structure.js";
 import { checkPdfActiveContent } from "./pdf-active-content.js";
 import { checkPdfStructure } from "./pdf-structure.js";
+import type { PdfInflationLimits } from "./pdf-streams.js";
 import { checkSvgSafety, DEFAULT_SVG_LIMITS, type SvgLimits } from "./svg-safety.js";
 
 export interface ScanOptions {
@@ -27,8 +28,10 @@ export interface ScanOptions {
   checkpoint?: Checkpoint;
   /** The object class's policy (`classRules(...).contentPolicy`); default: every finding refuses. */
   contentPolicy?: ContentPolicy;
-  /** Bounds on an XLSX's declared uncompressed size; default DEFAULT_OFFICE_LIMITS. */
+  /** Bounds on what an XLSX declares and inflates to; default DEFAULT_OFFICE_LIMITS. */
   officeLimits?: OfficeLimits;
+  /** Bounds on what a PDF's object streams inflate to; default DEFAULT_PDF_INFLATION_LIMITS. */
+  pdfLimits?: PdfInflationLimits;
 }
 
 export interface ScanOutcome {
@@ -51,7 +54,7 @@ const CHECKS: Record<Exclude<CheckName, "magic_bytes" | "csv_formula_cells">, Ch
   svg_safety: (_type, source, options) => checkSvgSafety(source, options.svgLimits ?? DEFAULT_SVG_LIMITS, options.checkpoint),
   pdf_structure: (_type, source) => checkPdfStructure(source),
   pdf_active_content: (_type, source, options) =>
-    checkPdfActiveContent(source, (options.contentPolicy ?? STRICT_CONTENT_POLICY).pdfEmbeddedFiles),
+    checkPdfActiveContent(source, (options.contentPolicy ?? STRICT_CONTENT_POLICY).pdfEmbeddedFiles, options.pdfLimits),
   csv_structure: (_type, source, options) => checkCsv(source, (options.contentPolicy ?? STRICT_CONTENT_POLICY).csvFormulaCells),
   office_structure: (type, source, options) => checkOfficeStructure(type, source, options.officeLimits ?? DEFAULT_OFFICE_LIMITS),
 };
@@ -69,9 +72,9 @@ const PLAN: Record<ContentType, (keyof typeof CHECKS)[]> = {
 };
 
 /**
- * Types complete may scan itself when small (SCAN_INLINE_MAX_BYTES): JPEG and WebP checks read a
- * bounded head and tail; PNG (its chunks) and PDF (its names) take one streamed pass, which that
- * size bounds.
+ * Types complete may scan itself when small (SCAN_INLINE_MAX_BYTES): WebP checks read a bounded
+ * head and tail; JPEG (its segments to EOI), PNG (its chunks) and PDF (its names) take one
+ * streamed pass, which that size bounds.
  */
 const BOUNDED_READS: ReadonlySet<ContentType> = new Set([CONTENT_TYPES.jpeg, CONTENT_TYPES.png, CONTENT_TYPES.webp, CONTENT_TYPES.pdf]);
 

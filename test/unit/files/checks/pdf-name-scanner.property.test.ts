@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PdfNameScanner } from "../../../../src/domain/files/checks/pdf-active-content.js";
+import { PdfNameScanner } from "../../../../src/domain/files/checks/pdf-name-scanner.js";
 
 /** The names scanned for, escaped or not, among bytes that often end or start names. */
 const piece = fc.oneof(

@@ -60,6 +60,9 @@ export class FakeObjects implements StoredObjects {
   async latestSession(_t: string, objectId: string) {
     return this.sessions.filter((s) => s.objectId === objectId).at(-1) ?? ({ presignExpiresAt: new Date(NOW.getTime() + 60_000) } as never);
   }
+  async initiatorOf(_t: string, objectId: string) {
+    return this.sessions.find((s) => s.objectId === objectId)?.initiatedBy;
+  }
   async markCompleted(actor: AuditRecord["actor"], id: string, md5: string, now: Date) {
     const row = this.live(id);
     if (row?.status !== "PENDING_UPLOAD") return false;
