@@ -10,6 +10,8 @@ import { maxMatchedBytes } from "../src/domain/customfields/pattern-cost.js";
 import { programSizeBound } from "../src/domain/customfields/pattern-program.js";
 import { checkPattern, compilePattern, DEFAULT_PATTERN_LIMITS, releaseCompiledPatterns } from "../src/domain/customfields/pattern.js";
 import { resolveForCreate } from "../src/domain/customfields/values.js";
+import { parseNumberText } from "../src/domain/customfields/scalars.js";
+import { MAX_VALUE_TEXT_LENGTH } from "../src/domain/customfields/value-size.js";
 import { DEFAULT_SVG_LIMITS } from "../src/domain/files/checks/svg-safety.js";
 import { scanFile } from "../src/domain/files/checks/scanner.js";
 import { DEFAULT_OFFICE_LIMITS } from "../src/domain/files/checks/office-structure.js";
@@ -122,6 +124,31 @@ async function worstPatternMatch(): Promise<Figure> {
 }
 
 /**
+ * The longest text any number parser may see (a custom-field text value at the contract's cap,
+ * read as a number by a comparison or formula), built to be refused only at its last character,
+ * which made the old regular expression quadratic; against the engine's own Number() on the same
+ * text, which is linear.
+ */
+async function worstNumber(): Promise<Figure> {
+  progress("limits: the longest number text a parser may see");
+  const text = "1".repeat(MAX_VALUE_TEXT_LENGTH - 1) + "x";
+  const parses = 1_000;
+  const ours = await medianCpuMs(async () => {
+    for (let i = 0; i < parses; i++) parseNumberText(text);
+  });
+  const engine = await medianCpuMs(async () => {
+    for (let i = 0; i < parses; i++) Number(text);
+  });
+  return figure(
+    `Longest number text (${MAX_VALUE_TEXT_LENGTH} chars, refused at the end) parse CPU, ${parses} parses`,
+    ours,
+    "ms",
+    baseline("Number() on the same text", engine, "ms"),
+    `value text ≤ ${MAX_VALUE_TEXT_LENGTH} chars (contract); NUMBER values ≤ 100 chars; linear scanner; median of ${RUNS}`,
+  );
+}
+
+/**
  * The costliest resolve the formula budget still allows: one text field at the text bound read by
  * as many computed fields as the step budget admits, against the same definitions over a short text.
  */
@@ -190,7 +217,7 @@ export const limits: BenchGroup = {
     figures.push(
       figure("Nested-group SVG (700 KB, 100,000 levels) scan CPU", nestedMs, "ms", baseline("before the bounds (issue #11, fixed reference)", 159_000, "ms"), `rejected at depth ${DEFAULT_SVG_LIMITS.maxDepth} (SCAN_SVG_MAX_DEPTH)`),
     );
-    figures.push(await worstPattern(), await worstPatternMatch(), await worstFormulas());
+    figures.push(await worstNumber(), await worstPattern(), await worstPatternMatch(), await worstFormulas());
     return figures;
   },
 };

@@ -534,6 +534,14 @@ function parseCustomFieldLimits(env: Env): CustomFieldLimitsConfig {
   return { patterns, formulas };
 }
 
+/**
+ * No request of this API carries file bytes, so 256 KiB holds every legitimate one with room to
+ * spare (500 select options at their bounds, a record with twenty 10,000-character texts). It is
+ * also what keeps decoding inside the per-request budget: a body of 1 MiB with 50,000 map entries
+ * cost protobuf-es about 50-100 ms to decode before any check could refuse it.
+ */
+export const DEFAULT_MAX_REQUEST_BODY_BYTES = 256 * 1024;
+
 export function parseConfig(env: Env): Config {
   const developmentMode = isDevelopmentMode(env);
   const redisUrl = optional(env, "REDIS_URL");
@@ -578,7 +586,7 @@ export function parseConfig(env: Env): Config {
       svgMaxCssChars: integer(env, "SCAN_SVG_MAX_CSS_CHARS", 128 * 1024),
     },
     worker: parseWorker(env, developmentMode),
-    maxRequestBodyBytes: integer(env, "MAX_REQUEST_BODY_BYTES", 1_048_576),
+    maxRequestBodyBytes: integer(env, "MAX_REQUEST_BODY_BYTES", DEFAULT_MAX_REQUEST_BODY_BYTES),
     shutdownGraceSeconds: integer(env, "SHUTDOWN_GRACE_SECONDS", 20),
     http: parseHttpLimits(env, completeWaitTimeoutSeconds),
     database: parseDatabaseLimits(env),

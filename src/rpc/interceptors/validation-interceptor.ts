@@ -8,9 +8,10 @@ import { validationSchemas } from "./validation-schema.js";
 import { jsonPath } from "./violation-path.js";
 
 /**
- * Enforces the protovalidate constraints declared in the contract, on every call: first the size
- * bounds, read only as far as they go (size-bounds.ts), then every other rule by protovalidate,
- * which so never sees a value larger than the contract allows.
+ * Enforces the protovalidate constraints declared in the contract, on every call. The size bounds
+ * come first, each value read only as far as its bound (size-bounds.ts): protovalidate then never
+ * meets a value larger than the contract allows, and is given the contract without the Struct,
+ * Value and FieldMask caps that the pre-check has already evaluated (validation-schema.ts).
  */
 export function validationInterceptor(): Interceptor {
   const validator = createValidator();

@@ -14,7 +14,8 @@ describe("fuzzing the webhook endpoint RPCs in memory", () => {
     const hits = new HitRates();
     const { model, gone } = await fuzzEndpointCalls(api.rest, await api.token("fz-wh"), 300, hits);
     expect(model.size + gone.length, "some creates succeeded").toBeGreaterThan(0);
-    hits.expectAtLeast("webhook endpoints in memory", { create: 1 / 3, update: 1 / 6, list: 1 / 3 });
+    // Updates also go to deleted endpoints and unknown ids, so fewer of them can succeed.
+    hits.expectAtLeast("webhook endpoints in memory", { create: 1 / 3, update: 1 / 10, list: 1 / 3 });
     expect([...api.endpoints.rows.keys()].sort()).toEqual([...model.keys()].sort());
     for (const [id, last] of model) {
       const stored = api.endpoints.rows.get(id)!;

@@ -6,6 +6,7 @@
  */
 import { ScalarType, type DescField, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import fc from "fast-check";
+import { DEFAULT_MAX_REQUEST_BODY_BYTES } from "../../../src/config.js";
 import { WEBHOOK_EVENT_TYPES } from "../../../src/domain/webhooks/event-types.js";
 
 /** The keys of the custom fields the test defines (for Customer and Product), by type. */
@@ -23,7 +24,10 @@ export interface Seeded {
 }
 
 /** Just under the API's request body limit, so the call is read rather than refused at the door. */
-export const NEAR_BODY_LIMIT = 1_040_000;
+export const NEAR_BODY_LIMIT = DEFAULT_MAX_REQUEST_BODY_BYTES - 8 * 1024;
+
+/** How many items of about `bytes` encoded bytes each fit in a body just under the limit. */
+const fitting = (bytes: number) => Math.floor(NEAR_BODY_LIMIT / bytes);
 
 /** The issue's measurement: 80,000 digits and a bad tail held the event loop for seven seconds. */
 export const LONG_NUMBER = `${"1".repeat(80_000)}x`;
@@ -34,10 +38,10 @@ export const WORST_STRINGS: readonly string[] = [
   `-.${"1".repeat(80_000)}e+`,
   `${"1".repeat(NEAR_BODY_LIMIT)}x`,
   "é".repeat(NEAR_BODY_LIMIT / 2 - 100),
-  `${"(".repeat(200_000)}1${")".repeat(200_000)}`,
-  `${"1+".repeat(300_000)}1`,
-  `${"score".repeat(100_000)}__gt`,
-  `${"9".repeat(400)}-01-01T00:00:00${".0".repeat(200_000)}`,
+  `${"(".repeat(NEAR_BODY_LIMIT / 2 - 8)}1${")".repeat(NEAR_BODY_LIMIT / 2 - 8)}`,
+  `${"1+".repeat(NEAR_BODY_LIMIT / 2 - 8)}1`,
+  `${"score".repeat(fitting(5) - 8)}__gt`,
+  `${"9".repeat(400)}-01-01T00:00:00${".0".repeat(NEAR_BODY_LIMIT / 2 - 400)}`,
   " ".repeat(NEAR_BODY_LIMIT),
 ];
 
@@ -66,9 +70,9 @@ export function worstStructs(): JsonObject[] {
     // protobuf-es encodes and decodes a Value at most 100 levels deep: the deepest a client can send.
     { [FIELD_KEYS.json]: deepValue(95) },
     each(deepValue(60)),
-    { [FIELD_KEYS.json]: Array.from({ length: 60_000 }, (_, i) => i) },
-    { [FIELD_KEYS.select]: Array.from({ length: 50_000 }, () => "gold") },
-    Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, 1])),
+    { [FIELD_KEYS.json]: Array.from({ length: fitting(18) }, (_, i) => i) },
+    { [FIELD_KEYS.select]: Array.from({ length: fitting(21) }, () => "gold") },
+    Object.fromEntries(Array.from({ length: fitting(21) }, (_, i) => [`k${i}`, 1])),
   ];
 }
 
@@ -78,10 +82,10 @@ export function worstFilters(): JsonObject[] {
   const keys = [...Object.values(FIELD_KEYS), "name", "email"];
   return [
     Object.fromEntries(keys.flatMap((k) => ops.map((op) => [`${k}__${op}`, LONG_NUMBER]))),
-    { [`${FIELD_KEYS.number}__in`]: `${"1,".repeat(400_000)}x` },
-    { [`${FIELD_KEYS.date}__between`]: `${"1".repeat(500_000)},${"2".repeat(500_000)}x` },
-    { [`${FIELD_KEYS.string}__contains`]: "%_".repeat(400_000) },
-    Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`k${i}__gt`, "1"])),
+    { [`${FIELD_KEYS.number}__in`]: `${"1,".repeat(NEAR_BODY_LIMIT / 2 - 8)}x` },
+    { [`${FIELD_KEYS.date}__between`]: `${"1".repeat(NEAR_BODY_LIMIT / 2 - 8)},${"2".repeat(NEAR_BODY_LIMIT / 2 - 8)}x` },
+    { [`${FIELD_KEYS.string}__contains`]: "%_".repeat(NEAR_BODY_LIMIT / 2 - 8) },
+    Object.fromEntries(Array.from({ length: fitting(34) }, (_, i) => [`k${i}__gt`, "1"])),
     { [`${"a".repeat(NEAR_BODY_LIMIT)}__gt`]: "1" },
   ];
 }
@@ -129,6 +133,11 @@ function plausibleByName(name: string, seeded: Seeded, owner: DescMessage): Json
     context: {},
     query: { [`${FIELD_KEYS.number}__gt`]: "1" },
     filters: { [`${FIELD_KEYS.number}__gt`]: "1" },
+    checksum: "d41d8cd98f00b204e9800998ecf8427e",
+    disposition: "inline",
+    result: "SUCCESS",
+    contentMd5: "",
+    contentSha256: "",
     slug: "acme",
     companyName: "Acme",
   };
@@ -179,14 +188,16 @@ export interface Variation {
 export function worstCaseRequests(schema: DescMessage, seeded: Seeded): Variation[] {
   const base = plausibleRequest(schema, seeded);
   const out: Variation[] = [{ label: "plausible", request: base }];
-  const visit = (message: DescMessage, path: string[]) => {
+  const visit = (message: DescMessage, path: string[], rivalsByLevel: string[][]) => {
     for (const field of message.fields) {
       const at = [...path, field.jsonName];
-      for (const [label, value] of worstValues(field)) out.push({ label: `${at.join(".")} = ${label}`, request: replaced(base, at, value) });
-      if (field.fieldKind === "message" && path.length < 1 && !field.message.typeName.startsWith("google.")) visit(field.message, at);
+      // A oneof holds one member: the worst value replaces whichever member the plausible request set.
+      const rivals = [...rivalsByLevel, field.oneof ? field.oneof.fields.filter((f) => f !== field).map((f) => f.jsonName) : []];
+      for (const [label, value] of worstValues(field)) out.push({ label: `${at.join(".")} = ${label}`, request: replaced(base, at, value, rivals) });
+      if (field.fieldKind === "message" && path.length < 1 && !field.message.typeName.startsWith("google.")) visit(field.message, at, rivals);
     }
   };
-  visit(schema, []);
+  visit(schema, [], []);
   return out;
 }
 
@@ -195,28 +206,29 @@ function worstValues(field: DescField): [string, JsonValue][] {
   if (field.fieldKind === "scalar" && field.scalar === ScalarType.STRING) return WORST_STRINGS.map((s) => [short(s), s]);
   if (field.fieldKind === "list" && field.listKind === "scalar" && field.scalar === ScalarType.STRING) {
     return [
-      ["30,000 items", Array.from({ length: 30_000 }, (_, i) => `${WEBHOOK_EVENT_TYPES[i % WEBHOOK_EVENT_TYPES.length]}`)],
+      [`${fitting(34)} items`, Array.from({ length: fitting(34) }, (_, i) => `${WEBHOOK_EVENT_TYPES[i % WEBHOOK_EVENT_TYPES.length]}`)],
       ["a long number item", [LONG_NUMBER]],
     ];
   }
-  if (field.fieldKind === "list" && field.listKind === "message") return [["20,000 empty items", Array.from({ length: 20_000 }, () => ({}))]];
+  if (field.fieldKind === "list" && field.listKind === "message") return [[`${fitting(50)} empty items`, Array.from({ length: fitting(50) }, () => ({}))]];
   if (field.fieldKind === "map") return worstFilters().map((m, i) => [`filters #${i}`, m]);
   if (field.fieldKind === "message" && field.message.typeName === "google.protobuf.Struct") return worstStructs().map((s, i) => [`struct #${i}`, s]);
   if (field.fieldKind === "message" && field.message.typeName === "google.protobuf.FieldMask") {
-    return [["a 50,000-path mask", Array.from({ length: 50_000 }, (_, i) => `p${i}`).join(",")]];
+    return [[`a ${fitting(20)}-path mask`, Array.from({ length: fitting(20) }, (_, i) => `p${i}`).join(",")]];
   }
   if (field.fieldKind === "scalar" && (field.scalar === ScalarType.INT32 || field.scalar === ScalarType.INT64)) return [["max", field.scalar === ScalarType.INT32 ? 2_147_483_647 : "9223372036854775807"]];
   return [];
 }
 
-function replaced(base: JsonObject, path: string[], value: JsonValue): JsonObject {
+function replaced(base: JsonObject, path: string[], value: JsonValue, rivals: string[][]): JsonObject {
   const copy: JsonObject = { ...base };
+  for (const rival of rivals[0] ?? []) delete copy[rival];
   if (path.length === 1) {
     copy[path[0]!] = value;
     return copy;
   }
   const inner = base[path[0]!];
-  copy[path[0]!] = replaced(inner !== null && typeof inner === "object" && !Array.isArray(inner) ? inner : {}, path.slice(1), value);
+  copy[path[0]!] = replaced(inner !== null && typeof inner === "object" && !Array.isArray(inner) ? inner : {}, path.slice(1), value, rivals.slice(1));
   return copy;
 }
 

@@ -197,6 +197,7 @@ describe("the per-request budget: no call holds the event loop for 100 ms", () =
 
   it("every RPC, each field at its worst case", { timeout: 600_000 }, async () => {
     const before = totalReached();
+    const unreachedPlausible: string[] = [];
     let calls = 0;
     for (const service of services) {
       for (const method of service.methods) {
@@ -204,15 +205,20 @@ describe("the per-request budget: no call holds the event loop for 100 ms", () =
           const what = `${service.typeName}/${method.name} with ${label}`;
           let result = "";
           const call = prepared(method, request);
+          const reachedBefore = reached.get(method.name) ?? 0;
           expectWithinBudget(await heldMs(async () => (result = await call())), `${what} (${result})`);
+          // Not vacuous: each method's plausible request gets past auth and validation to its handler,
+          // so its worst cases are judged against a call that works. (Most worst cases exceed the
+          // contract's bounds on purpose: their refusal is what must stay cheap.)
+          if (label === "plausible" && (reached.get(method.name) ?? 0) === reachedBefore) unreachedPlausible.push(`${what}: ${result}`);
           calls++;
         }
       }
     }
-    // Not vacuous: every method was reached, and a good share of the calls got past validation.
+    expect(unreachedPlausible, "plausible requests that did not reach their handler").toEqual([]);
     const methods = services.flatMap((s) => s.methods.map((m) => m.name));
     expect(methods.filter((m) => !reached.has(m)), "methods never reached").toEqual([]);
-    expect(totalReached() - before, `of ${calls} calls`).toBeGreaterThan(calls / 4);
+    expect(totalReached() - before, `of ${calls} calls`).toBeGreaterThanOrEqual(methods.length);
   });
 
   it("every REST route with a JSON object field, that field nested as deep as the body allows", { timeout: 120_000 }, async () => {

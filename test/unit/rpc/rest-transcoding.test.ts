@@ -164,8 +164,8 @@ describe("bad input is a client error, never a 5xx", () => {
     expect(res.body.message).toContain("tenantId");
   });
 
-  it("refuses a body over the limit (1 MiB) with 413 resource_exhausted", async () => {
-    const res = await api.rest("POST", "/api/v1/uploads/initiate", { token, body: { ...initiate, originalFilename: "x".repeat(1_100_000) } });
+  it("refuses a body over the limit (256 KiB) with 413 resource_exhausted", async () => {
+    const res = await api.rest("POST", "/api/v1/uploads/initiate", { token, body: { ...initiate, originalFilename: "x".repeat(300_000) } });
     expect(res.status).toBe(413);
     expect(res.body.code).toBe("resource_exhausted");
     expect(api.objects.rows.size).toBe(0);
