@@ -115,7 +115,7 @@ export const allowedGrpc = (codes: Code[]) => async (call: Promise<unknown>) => 
   } catch (error) {
     const e = ConnectError.from(error);
     expect(codes, `${Code[e.code]}: ${e.rawMessage.slice(0, 300)}`).toContain(e.code);
-    return { ok: false as const };
+    return { ok: false as const, code: e.code };
   }
 };
 
