@@ -1,5 +1,5 @@
 /**
- * The cost of what a caller controls, at its bound (README "Limits"): the worst-case input each
+ * The cost of what a caller controls, at its bound (docs/configuration.md, "Limits"): the worst-case input each
  * scan accepts, per MB of CPU, against one UTF-8 decoding pass over the same bytes (the least any
  * check does); the issue's pathological SVG against the CPU it cost before the bounds; the worst
  * formula evaluation and pattern compilation allowed at save time.

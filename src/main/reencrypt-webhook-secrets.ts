@@ -7,22 +7,9 @@
 import { openDatabase } from "../adapters/postgres/orm.js";
 import { reencryptWebhookSecrets } from "../adapters/postgres/webhook-secret-encryption.js";
 import { SecretCipher } from "../adapters/webhooks/secret-cipher.js";
-import { ConfigError, isDevelopmentMode, parseWebhookSecretKeys, readEnv } from "../config.js";
+import { databaseCommandSettings } from "./database-command.js";
 
-const url = process.env.DATABASE_URL;
-if (!url) {
-  process.stderr.write("configuration error: DATABASE_URL: is required\n");
-  process.exit(1);
-}
-let keys;
-try {
-  const env = readEnv();
-  keys = parseWebhookSecretKeys(env, isDevelopmentMode(env));
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`configuration error: ${error.message}\n`);
-  process.exit(1);
-}
+const { url, keys } = databaseCommandSettings();
 const orm = await openDatabase(url, 1);
 try {
   const written = await reencryptWebhookSecrets(orm.em.fork(), new SecretCipher(keys));

@@ -1,4 +1,4 @@
-/** The API server alone, configured by the environment (see README). */
+/** The API server alone, configured by the environment (docs/configuration.md). */
 import { createLogger } from "../logger.js";
 import { startTracing } from "../observability/tracing.js";
 import { startApi } from "./api.js";

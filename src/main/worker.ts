@@ -1,4 +1,4 @@
-/** The Temporal worker alone, configured by the environment (see README). */
+/** The Temporal worker alone, configured by the environment (docs/configuration.md). */
 import { createLogger } from "../logger.js";
 import { startTracing } from "../observability/tracing.js";
 import { warnIfDevelopmentMode } from "./development-mode.js";
