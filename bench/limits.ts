@@ -14,7 +14,7 @@ import { parseNumberText } from "../src/domain/customfields/scalars.js";
 import { MAX_VALUE_TEXT_LENGTH } from "../src/domain/customfields/value-size.js";
 import { DEFAULT_SVG_LIMITS } from "../src/domain/files/checks/svg-safety.js";
 import { scanFile } from "../src/domain/files/checks/scanner.js";
-import { DEFAULT_OFFICE_LIMITS } from "../src/domain/files/checks/office-structure.js";
+import { DEFAULT_OFFICE_LIMITS } from "../src/domain/files/checks/office-limits.js";
 import { MAX_XML_PART_BYTES, MAX_XML_TOTAL_BYTES } from "../src/domain/files/checks/opc-xml.js";
 import { DEFAULT_PDF_INFLATION_LIMITS } from "../src/domain/files/checks/pdf-streams.js";
 import {
@@ -124,6 +124,37 @@ async function worstPatternMatch(): Promise<Figure> {
 }
 
 /**
+ * The costliest create the per-request pattern budget still allows: 200 fields (the definition
+ * quota) of distinct patterns slowest per step, each sent its longest matchable value, on a cold cache;
+ * against one such field. The budget (PATTERN_MAX_REQUEST_STEPS) stops the matches after a few
+ * fields, so the ratio stays near budget / one match instead of 200.
+ */
+async function worstPatternRequest(): Promise<Figure> {
+  progress("limits: the costliest create the pattern budget still allows");
+  // Distinct patterns, so that no field reuses another's compiled program or DFA states.
+  const patternOf = (i: number) => `a{${270 - i}}!`;
+  const longest = (pattern: string) => "a".repeat(maxMatchedBytes(programSizeBound(pattern) ?? 0, DEFAULT_PATTERN_LIMITS.maxMatchSteps));
+  const fields = (n: number) => Array.from({ length: n }, (_, i) => def(`p${i}`, { displayOrder: i, validation: { pattern: patternOf(i) } }));
+  const create = (defs: FieldDefinition[]) => async () => {
+    releaseCompiledPatterns();
+    try {
+      resolveForCreate(defs, Object.fromEntries(defs.map((d) => [d.fieldKey, longest(d.validation.pattern!)])), { entity: {} }, new Date("2026-01-01T00:00:00Z"));
+    } catch {
+      // Fields past the budget are refused as not checked: the refusal is the point.
+    }
+  };
+  const worstMs = await medianCpuMs(create(fields(200)));
+  const oneMs = await medianCpuMs(create(fields(1)));
+  return figure(
+    `Costliest create under the pattern budget CPU (200 fields of a{71..270}!, each its longest value, cold cache)`,
+    worstMs,
+    "ms",
+    baseline("one field of a{270}!", oneMs, "ms"),
+    `matches of a request ≤ ${DEFAULT_PATTERN_LIMITS.maxRequestMatchSteps} steps, compilations ≤ ${DEFAULT_PATTERN_LIMITS.maxRequestCompileSteps} (PATTERN_MAX_REQUEST_*_STEPS); one match ≤ ${DEFAULT_PATTERN_LIMITS.maxMatchSteps}; median of ${RUNS}`,
+  );
+}
+
+/**
  * The longest text any number parser may see (a custom-field text value at the contract's cap,
  * read as a number by a comparison or formula), built to be refused only at its last character,
  * which made the old regular expression quadratic; against the engine's own Number() on the same
@@ -217,7 +248,7 @@ export const limits: BenchGroup = {
     figures.push(
       figure("Nested-group SVG (700 KB, 100,000 levels) scan CPU", nestedMs, "ms", baseline("before the bounds (issue #11, fixed reference)", 159_000, "ms"), `rejected at depth ${DEFAULT_SVG_LIMITS.maxDepth} (SCAN_SVG_MAX_DEPTH)`),
     );
-    figures.push(await worstNumber(), await worstPattern(), await worstPatternMatch(), await worstFormulas());
+    figures.push(await worstNumber(), await worstPattern(), await worstPatternMatch(), await worstPatternRequest(), await worstFormulas());
     return figures;
   },
 };

@@ -222,9 +222,22 @@ export interface WorkerConfig {
   maxConcurrentWorkflowTaskExecutions: number;
   maxConcurrentLocalActivityExecutions: number;
   maxConcurrentActivityTaskExecutions: number;
-  /** Long polls held open for tasks; at most the matching execution slots (the SDK's rule). */
-  maxConcurrentWorkflowTaskPolls: number;
-  maxConcurrentActivityTaskPolls: number;
+  /**
+   * Autoscaling long polls (src/adapters/temporal/worker-pollers.ts). Workflow tasks: per queue,
+   * the normal one every upload's first task arrives on and the worker's sticky one.
+   */
+  workflowTaskPollers: PollerSettings;
+  activityTaskPollers: PollerSettings;
+}
+
+/**
+ * Polls held open: never fewer than `minimum`, `initial` until the server suggests scaling (a
+ * server that never does keeps `initial`), never more than `maximum`.
+ */
+export interface PollerSettings {
+  minimum: number;
+  initial: number;
+  maximum: number;
 }
 
 export class ConfigError extends Error {
@@ -383,16 +396,28 @@ function parseWorker(env: Env, developmentMode: boolean): WorkerConfig {
     maxConcurrentWorkflowTaskExecutions: workflowTasks,
     maxConcurrentLocalActivityExecutions: integer(env, "WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES", 2 * workflowTasks),
     maxConcurrentActivityTaskExecutions: activities,
-    maxConcurrentWorkflowTaskPolls: polls(env, "WORKER_MAX_WORKFLOW_TASK_POLLS", workflowTasks, 2),
-    maxConcurrentActivityTaskPolls: polls(env, "WORKER_MAX_ACTIVITY_TASK_POLLS", activities, 1),
+    // Two polls at least on the normal queue, so an upload's first workflow task never waits for
+    // one poll's round trip; half the slots each for the normal and the sticky queue to start.
+    workflowTaskPollers: pollers(env, "WORKER_WORKFLOW_TASK_POLLERS", "WORKER_MAX_WORKFLOW_TASK_POLLS", workflowTasks, { minimum: 2, initial: Math.floor(workflowTasks / 2) }),
+    // As many as the SDK's fixed default, min(10, slots), until the server suggests otherwise.
+    activityTaskPollers: pollers(env, "WORKER_ACTIVITY_TASK_POLLERS", "WORKER_MAX_ACTIVITY_TASK_POLLS", activities, { minimum: 1, initial: Math.min(10, activities) }),
   };
 }
 
-/** The SDK's default, min(10, slots), and its bounds: never more polls than slots to fill. */
-function polls(env: Env, name: string, slots: number, min: number): number {
-  const value = integer(env, name, Math.min(10, slots), min);
-  if (value > slots) throw new ConfigError(name, `must be at most the matching concurrent executions (${slots})`);
-  return value;
+/**
+ * `${prefix}_MIN`, `_INITIAL` and `_MAX`, at most `slots`: each poll holds a slot while it waits.
+ * `retired` is refused rather than ignored: @temporalio/worker 1.24 never read it, and whoever
+ * set it expects it to matter.
+ */
+function pollers(env: Env, prefix: string, retired: string, slots: number, defaults: { minimum: number; initial: number }): PollerSettings {
+  if (optional(env, retired) !== undefined) throw new ConfigError(retired, `is no longer read (it never reached the SDK); use ${prefix}_MIN, _INITIAL and _MAX`);
+  const minimum = integer(env, `${prefix}_MIN`, Math.min(defaults.minimum, slots));
+  const maximum = integer(env, `${prefix}_MAX`, slots);
+  const initial = integer(env, `${prefix}_INITIAL`, Math.min(Math.max(defaults.initial, minimum), maximum));
+  if (maximum > slots) throw new ConfigError(`${prefix}_MAX`, `must be at most the matching concurrent executions (${slots})`);
+  if (minimum > maximum) throw new ConfigError(`${prefix}_MIN`, `must be at most ${prefix}_MAX (${maximum})`);
+  if (initial < minimum || initial > maximum) throw new ConfigError(`${prefix}_INITIAL`, `must be between ${prefix}_MIN (${minimum}) and ${prefix}_MAX (${maximum})`);
+  return { minimum, initial, maximum };
 }
 
 function parseWebhooks(env: Env, developmentMode: boolean, mainTaskQueue: string): WebhookConfig {
@@ -505,6 +530,9 @@ export interface CustomFieldLimitsConfig {
     maxProgramSize: number;
     /** Bytes of value x instructions one match may take; a longer value is not matched. */
     maxMatchSteps: number;
+    /** Steps of all pattern matches, and of all compilations, of one request (pattern-budget.ts). */
+    maxRequestMatchSteps: number;
+    maxRequestCompileSteps: number;
   };
   formulas: { maxTextLength: number; maxSteps: number };
 }
@@ -520,7 +548,13 @@ function parseCustomFieldLimits(env: Env): CustomFieldLimitsConfig {
     tenantEntries: integer(env, "PATTERN_CACHE_TENANT_ENTRIES", 50),
     maxProgramSize: integer(env, "PATTERN_MAX_PROGRAM_SIZE", 4_000),
     maxMatchSteps: integer(env, "PATTERN_MAX_MATCH_STEPS", 75_000),
+    maxRequestMatchSteps: integer(env, "PATTERN_MAX_REQUEST_MATCH_STEPS", 80_000),
+    maxRequestCompileSteps: integer(env, "PATTERN_MAX_REQUEST_COMPILE_STEPS", 170_000),
   };
+  // One longest match fits in any request.
+  if (patterns.maxRequestMatchSteps < patterns.maxMatchSteps) {
+    throw new ConfigError("PATTERN_MAX_REQUEST_MATCH_STEPS", `must be at least PATTERN_MAX_MATCH_STEPS (${patterns.maxMatchSteps})`);
+  }
   if (patterns.tenantBytes > patterns.cacheBytes) {
     throw new ConfigError("PATTERN_CACHE_TENANT_BYTES", "must not exceed PATTERN_CACHE_BYTES");
   }

@@ -1,6 +1,6 @@
 import { defineSignal, defineUpdate } from "@temporalio/workflow";
-import type { ObjectRef } from "../src/app/files/lifecycle/lifecycle-ports.js";
 import type { CompleteArgs } from "../src/app/files/port.js";
+import type { ObjectRef } from "../src/domain/files/object-ref.js";
 import type { StoredObjectView } from "../src/domain/files/stored-object.js";
 
 export type { ObjectRef };

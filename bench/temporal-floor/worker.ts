@@ -7,6 +7,7 @@
 import { createRequire } from "node:module";
 import { DefaultLogger, NativeConnection, Runtime, Worker } from "@temporalio/worker";
 import { workflowBundlerOptions } from "../../src/adapters/temporal/workflow-bundle.js";
+import { pollerOptions } from "../../src/adapters/temporal/worker-pollers.js";
 import { parseConfig } from "../../src/config.js";
 
 const require = createRequire(import.meta.url);
@@ -24,7 +25,7 @@ const worker = await Worker.create({
   bundlerOptions: workflowBundlerOptions,
   maxCachedWorkflows: config.worker.maxCachedWorkflows,
   maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,
-  maxConcurrentWorkflowTaskPolls: config.worker.maxConcurrentWorkflowTaskPolls,
+  ...pollerOptions(config.worker),
 });
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => worker.shutdown());
 console.log("floor worker started");

@@ -1,4 +1,4 @@
-import type { Readiness, ReadinessReport } from "./readiness.js";
+import type { Readiness, ReadinessReport } from "./readiness-report.js";
 
 export interface ReadinessCacheOptions {
   /** Milliseconds on a monotonic clock (performance.now in the server). */

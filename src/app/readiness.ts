@@ -1,18 +1,13 @@
 import { cachedReadiness, type ReadinessCacheOptions } from "./cached-readiness.js";
+import type { Readiness } from "./readiness-report.js";
+
+// The API and the health service name the type by this file.
+export type { Readiness } from "./readiness-report.js";
 
 /** Readiness of the dependencies the API needs: database, storage, Temporal, cache. */
 export interface DependencyProbe {
   name: string;
   check(): Promise<void>;
-}
-
-export interface ReadinessReport {
-  ready: boolean;
-  dependencies: Record<string, { ok: boolean; error?: string }>;
-}
-
-export interface Readiness {
-  check(): Promise<ReadinessReport>;
 }
 
 const PROBE_TIMEOUT_MS = 2000;

@@ -1,5 +1,6 @@
 import { AppError } from "./errors.js";
 import { isUuid } from "./ids.js";
+import { isStorableTime } from "./storable-time.js";
 
 /** AIP-158 page sizes: default 50, at most 500. */
 export function pageSizeOf(requested: number): number {
@@ -61,9 +62,8 @@ export function decodePageToken(token: string, filterKey: string, isId: (id: str
     const json = JSON.parse(atob(token.replaceAll("-", "+").replaceAll("_", "/"))) as { c: string; i: string; f: string };
     const at = new Date(json.c);
     // Only what encodePageToken can have written: a row id (every paged table has UUID ids) and
-    // a time PostgreSQL reads back (toISOString writes years past 9999 as "+010000-...").
-    const year = at.getUTCFullYear();
-    if (typeof json.i !== "string" || !isId(json.i) || Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
+    // a time PostgreSQL reads back.
+    if (typeof json.i !== "string" || !isId(json.i) || !isStorableTime(at)) {
       throw new Error("bad cursor");
     }
     if (json.f !== filterKey) throw new Error("token of another query");

@@ -20,7 +20,7 @@ import { DEFAULT_CUSTOM_FIELD_LIMITS, type CustomFieldLimits } from "../domain/c
 import { resolveTraced, type Resolution } from "../domain/customfields/resolution.js";
 import { resolveForCreate, validateForUpdate, type CustomFieldValues } from "../domain/customfields/values.js";
 import { bearerInterceptor, type TokenSource } from "../clients/browser.js";
-import { fromDefinitionMessage } from "../rpc/handlers/field-definition-mapper.js";
+import { fromDefinitionMessage } from "../contract/field-definition-messages.js";
 import { organizationContextOf } from "./organization.js";
 import type { FieldsStore, StoredDocument } from "./store.js";
 

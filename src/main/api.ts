@@ -1,6 +1,5 @@
 import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { createRouterTransport } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
 import { type Config, scanDeadlineSeconds } from "../config.js";
@@ -17,6 +16,7 @@ import { createMetrics } from "../observability/metrics.js";
 import { temporalClientInterceptors } from "../observability/temporal-tracing.js";
 import type { Tracing } from "../observability/tracing.js";
 import { startHttpServer, type RunningHttpServer } from "../rpc/http-server.js";
+import { createRpcHandler } from "../rpc/front-door/rpc-handler.js";
 import { metricsInterceptor } from "../rpc/interceptors/metrics-interceptor.js";
 import { traceInterceptor } from "../rpc/interceptors/trace-interceptor.js";
 import { startMetricsServer } from "../rpc/metrics-server.js";
@@ -93,7 +93,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
   const reflection = reflectionAccess(config.reflection, () => performance.now());
   const routes = apiRoutes(useCases, reflection);
   const metrics = createMetrics({
-    readStore: () => readStoreSnapshot(orm, scanDeadlineSeconds(config)),
+    readStore: () => readStoreSnapshot(orm, scanDeadlineSeconds(config), { perTenant: config.webhooks.maxInFlightPerTenant, perEndpoint: config.webhooks.maxInFlightPerEndpoint }),
     auditEntriesByTenant: () => trail.countByTenant(),
     cacheTotals: () => customFields.cacheTotals(),
     onCollectError: (error) => logger.warn({ err: error }, "metrics: database gauges unavailable"),
@@ -107,7 +107,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     observers: [...(tracing ? [traceInterceptor(tracing.tracer)] : []), metricsInterceptor(metrics.rpc)],
     reflection,
   });
-  const connect = connectNodeAdapter({ routes, ...routerOptions, contextValues: clientAddressValues });
+  const connect = createRpcHandler({ routes, ...routerOptions, contextValues: clientAddressValues, logger });
   const rest = createRestHandler({
     services: jsonApiServices,
     transport: createRouterTransport(routes, { router: routerOptions }),

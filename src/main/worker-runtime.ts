@@ -13,6 +13,7 @@ import { logScheduleOutcome } from "./schedule-outcome-log.js";
 import { createWebhookWorker, type SharedWorkerOptions } from "./webhook-worker.js";
 import { startCustomFieldIndexBuilder } from "./custom-field-index-worker.js";
 import { workflowBundlerOptions, workflowsPath } from "../adapters/temporal/workflow-bundle.js";
+import { pollerOptions } from "../adapters/temporal/worker-pollers.js";
 import { temporalClientInterceptors, temporalWorkerTracing } from "../observability/temporal-tracing.js";
 import type { Tracing } from "../observability/tracing.js";
 
@@ -105,11 +106,12 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
     maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,
     maxConcurrentLocalActivityExecutions: config.worker.maxConcurrentLocalActivityExecutions,
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivityTaskExecutions,
-    maxConcurrentWorkflowTaskPolls: config.worker.maxConcurrentWorkflowTaskPolls,
-    maxConcurrentActivityTaskPolls: config.worker.maxConcurrentActivityTaskPolls,
+    ...pollerOptions(config.worker),
   });
   if (config.worker.faultInjection) logger.warn("FAULT_INJECTION=workflow-tasks: every lifecycle step fails its workflow task once");
-  logger.info({ taskQueue: config.temporal.taskQueue, webhookTaskQueue: config.webhooks.taskQueue }, "worker started");
+  // The pollers as the SDK compiled them, the ones it hands sdk-core: proof they were not ignored.
+  const { workflowTaskPollerBehavior, activityTaskPollerBehavior } = worker.options;
+  logger.info({ taskQueue: config.temporal.taskQueue, webhookTaskQueue: config.webhooks.taskQueue, workflowTaskPollerBehavior, activityTaskPollerBehavior }, "worker started");
   if (config.webhooks.secretKeys.derived) logger.warn("WEBHOOK_SECRET_KEY is not set: webhook secrets use the development key (development mode only)");
   // Either worker stopping (shutdown or a fatal error) stops the other.
   const indexBuilder = await startCustomFieldIndexBuilder(config, logger);

@@ -63,7 +63,11 @@ export interface StoreSnapshot {
   scansOverdue: number;
   /** Deleted rows whose storage delete failed in a sweep run: still retried, or given up on. */
   storageDeletesFailing?: { state: "retrying" | "abandoned"; count: number }[];
+  /** Webhook deliveries not started yet, by what holds them back (the fair share of the worker). */
+  webhookDeliveriesWaiting?: { held: WebhookHold; count: number }[];
 }
+
+export type WebhookHold = "tenant_share" | "endpoint_share" | "none";
 
 /** A registry of its own per call: nothing is global, so tests and processes never share one. */
 export function createMetrics(options: MetricsOptions): Metrics {
@@ -151,6 +155,15 @@ function registerStoreGauges(registry: Registry, read: () => Promise<StoreSnapsh
     for (const status of ["PENDING", "DELIVERED", "FAILED", "ENDPOINT_DISABLED"]) g.set({ status }, 0);
     for (const row of s.webhookDeliveries) g.set({ status: row.status }, row.count);
   });
+  gauge(
+    "webhook_deliveries_waiting",
+    "Webhook deliveries not started yet, by what holds them: their tenant's or endpoint's share of the webhook worker in flight (WEBHOOK_MAX_IN_FLIGHT_PER_*), or none",
+    ["held"],
+    (g, s) => {
+      for (const held of ["tenant_share", "endpoint_share", "none"]) g.set({ held }, 0);
+      for (const row of s.webhookDeliveriesWaiting ?? []) g.set({ held: row.held }, row.count);
+    },
+  );
   gauge("webhook_delivery_attempts_24h", "HTTP attempts of webhook deliveries created in the last 24 hours, by status", ["status"], (g, s) => {
     for (const row of s.webhookDeliveries) g.set({ status: row.status }, row.attempts);
   });

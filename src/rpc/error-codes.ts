@@ -60,3 +60,26 @@ export const reasonCodes: Record<ErrorReason, Code> = {
 export function reasonForCode(code: Code): string {
   return Code[code].replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
 }
+
+/**
+ * Errors the Connect runtime raises itself while it reads a request, before any interceptor sees
+ * the call, carry no reason; the front door gives them one (src/rpc/front-door/wire-errors.ts).
+ * A body over the limit is the REST 413's RESOURCE_EXHAUSTED; a body that does not decode
+ * (malformed JSON, an unknown key, a broken envelope) is MALFORMED_REQUEST.
+ */
+export function reasonForRuntimeError(code: Code): string {
+  return code === Code.InvalidArgument ? "MALFORMED_REQUEST" : reasonForCode(code);
+}
+
+/**
+ * The front door's own refusals, with the code each protocol's clients derive: an unknown
+ * procedure is unimplemented everywhere (Connect 404, gRPC and gRPC-Web status 12). A content
+ * type or HTTP method a Connect procedure does not take answers 415 or 405, which Connect clients
+ * (and the conformance suite) read as unknown, so the body says the same.
+ */
+export const frontDoorCodes = {
+  UNKNOWN_PROCEDURE: Code.Unimplemented,
+  UNSUPPORTED_MEDIA_TYPE: Code.Unknown,
+  METHOD_NOT_ALLOWED: Code.Unknown,
+} as const;
+export type FrontDoorReason = keyof typeof frontDoorCodes;

@@ -6,7 +6,7 @@ import { reasonCodes, reasonForCode } from "./error-codes.js";
 
 const ERROR_DOMAIN = "files-and-fields";
 
-function errorInfo(reason: string, metadata: Record<string, string> = {}) {
+export function errorInfo(reason: string, metadata: Record<string, string> = {}) {
   return { desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason, domain: ERROR_DOMAIN, metadata }) };
 }
 

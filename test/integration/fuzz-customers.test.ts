@@ -99,7 +99,7 @@ describe("fuzzing the customer RPCs over gRPC with typed random messages", () =>
     const struct = fc.dictionary(fc.oneof(fc.constantFrom(...CUSTOMER_KEYS), fc.string({ maxLength: 6 })), fc.oneof(customFieldValue, fc.jsonValue({ maxDepth: 2 })), { maxKeys: 4 }).map((d) => JSON.parse(JSON.stringify(d)));
     const known = (m: Map<string, unknown>) => fc.oneof({ weight: 4, arbitrary: fc.nat().map((n) => [...m.keys()][n % Math.max(m.size, 1)] ?? "none") }, { weight: 1, arbitrary: fc.uuid() }, { weight: 1, arbitrary: typedText });
     // Messages the contract accepts mostly (names, emails and values within its limits, page sizes
-    // within 0-500, filters that apply), typed junk one time in four.
+    // of 0 or more, filters that apply), typed junk one time in four.
     const customFields = fc.oneof({ weight: 3, arbitrary: validCustomFields.map((d) => JSON.parse(JSON.stringify(d))) }, { weight: 1, arbitrary: struct });
     const action = fc.oneof(
       { weight: 3, arbitrary: validCustomer.chain((c) => customFields.map((fields) => ({ kind: "createCustomer" as const, name: c.name, email: c.email, customFields: fields }))) },
@@ -122,13 +122,13 @@ describe("fuzzing the customer RPCs over gRPC with typed random messages", () =>
         } else {
           const res = await outcome(customers.listCustomers({ name: a.name, pageSize: a.pageSize, pageToken: a.pageToken, filters: a.filters }));
           hits.tally("list", res.ok);
-          hits.tally("pageSize within 0-500", a.pageSize >= 0 && a.pageSize <= 500);
+          hits.tally("pageSize accepted (0 or more)", a.pageSize >= 0);
           if (res.ok) for (const c of res.value.customers) expect(customerModel.has(c.id)).toBe(true);
         }
       }),
       { numRuns: 100 },
     );
-    hits.expectAtLeast("customers over gRPC", { create: 1 / 3, list: 1 / 3, "pageSize within 0-500": 2 / 3 });
+    hits.expectAtLeast("customers over gRPC", { create: 1 / 3, list: 1 / 3, "pageSize accepted (0 or more)": 2 / 3 });
     expect(customerModel.size, "customers created").toBeGreaterThan(0);
     // The gRPC answers carry Timestamps and typed fields; compare what the table holds with them.
     const rows = await sql<any>("select id, name, email, custom_fields, version from customers where tenant_id = ?", [tenant]);

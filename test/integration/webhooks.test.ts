@@ -538,6 +538,8 @@ describe("the fair share of the webhook worker per tenant", () => {
         [`${hanging.url}%`],
       );
       expect(started).toBeLessThanOrEqual(5);
+      // Operators see the rest held back by the share: 30 deliveries, at most 5 started.
+      expect(await heldByTenantShare((held) => held >= 25)).toBeGreaterThanOrEqual(25);
     } finally {
       await hanging.close();
       for (const id of (await sql<any>("select id from webhook_endpoints where url like ?", [`${hanging.url}%`])).map((r) => r.id)) {
@@ -546,3 +548,15 @@ describe("the fair share of the webhook worker per tenant", () => {
     }
   });
 });
+
+/** `webhook_deliveries_waiting{held="tenant_share"}` from the API's /metrics, once `enough` or after 25 s (gauges refresh every 10 s). */
+async function heldByTenantShare(enough: (held: number) => boolean): Promise<number> {
+  const deadline = Date.now() + 25_000;
+  for (;;) {
+    const page = await (await fetch(`http://127.0.0.1:${inject("stackEnv").METRICS_PORT}/metrics`)).text();
+    const line = page.split("\n").find((l) => l.startsWith('webhook_deliveries_waiting{held="tenant_share"}'));
+    const held = Number(line?.slice(line.lastIndexOf(" ") + 1) ?? 0);
+    if (enough(held) || Date.now() > deadline) return held;
+    await sleep(1000);
+  }
+}

@@ -1,6 +1,6 @@
 import { Context } from "@temporalio/activity";
 import { expireRow } from "../../src/app/files/lifecycle/expire-object.js";
-import type { ObjectRef } from "../../src/app/files/lifecycle/lifecycle-ports.js";
+import type { ObjectRef } from "../../src/domain/files/object-ref.js";
 import { sweepStorageDelete } from "../../src/app/files/lifecycle/storage-delete.js";
 import type { StoredObjects } from "../../src/app/files/port.js";
 import type { Actor } from "../../src/domain/actor.js";

@@ -1,6 +1,5 @@
 import { ApplicationFailure } from "@temporalio/common";
-import type { NewDelivery, OutboxEntry, Subscription, WebhookOutboxStore } from "../../src/adapters/postgres/webhook-outbox-store.js";
-import type { OutgoingWebhook, SendResult } from "../../src/adapters/webhooks/http-sender.js";
+import type { NewDelivery, OutboxEntry, Subscription, WebhookOutbox, WebhookSender } from "../../src/app/webhooks/port.js";
 import type { StoredObjectView } from "../../src/domain/files/stored-object.js";
 import { goneReason, responseOutcome, webhookPayload, type DeliveryRef, type DeliveryStatus } from "../../src/domain/webhooks/delivery.js";
 import { eventTypeOf, subscribes } from "../../src/domain/webhooks/event-types.js";
@@ -9,11 +8,8 @@ import { signingSecrets } from "../../src/domain/webhooks/signing-secrets.js";
 import type { WebhookActivities } from "./webhook-types.js";
 
 export interface WebhookActivityDeps {
-  outbox: Pick<
-    WebhookOutboxStore,
-    "fanOut" | "unstarted" | "markStarted" | "findDelivery" | "findEndpoint" | "recordFailedAttempt" | "markDelivered" | "markEndpointGone" | "finish"
-  >;
-  send(webhook: OutgoingWebhook): Promise<SendResult>;
+  outbox: WebhookOutbox;
+  send: WebhookSender;
   /** The Standard Webhooks headers of one attempt, one signature per secret. */
   sign(secrets: readonly string[], msgId: string, at: Date, body: string): Record<string, string>;
   /** Started delivery workflows not yet ended, per endpoint; the dispatcher starts no more. */

@@ -1,5 +1,11 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { StoreSnapshot } from "../../observability/metrics.js";
+import type { StoreSnapshot, WebhookHold } from "../../observability/metrics.js";
+
+/** In-flight deliveries at which a tenant or an endpoint gets no more started (config.webhooks). */
+export interface WebhookShares {
+  perTenant: number;
+  perEndpoint: number;
+}
 
 const SCAN_QUANTILES = [0.5, 0.9, 0.99];
 
@@ -18,6 +24,17 @@ const QUERIES = {
   failuresByCheck: `select c->>'name' as check, coalesce(c->>'reason', '') as reason, count(*)::int as count
     from stored_objects, jsonb_array_elements(scan_result->'checks') as c
     where ${RECENT_SCANS} and not (c->>'passed')::boolean group by 1, 2`,
+  // Deliveries not started yet, by what holds them: their tenant's or endpoint's share of the
+  // webhook worker in flight (src/domain/webhooks/fair-share.ts), or nothing (the next claim takes them).
+  webhooksWaiting: ({ perTenant, perEndpoint }: WebhookShares) => `with started as (
+      select tenant_id, endpoint_id from webhook_deliveries where workflow_started_at is not null and status = 'PENDING'
+    ), by_tenant as (select tenant_id, count(*)::int as n from started group by tenant_id),
+    by_endpoint as (select endpoint_id, count(*)::int as n from started group by endpoint_id)
+    select case when coalesce(t.n, 0) >= ${Math.floor(perTenant)} then 'tenant_share'
+                when coalesce(e.n, 0) >= ${Math.floor(perEndpoint)} then 'endpoint_share' else 'none' end as held,
+           count(*)::int as count
+      from webhook_deliveries u left join by_tenant t using (tenant_id) left join by_endpoint e using (endpoint_id)
+     where u.workflow_started_at is null and u.status = 'PENDING' group by 1`,
   scanSeconds: `select percentile_cont(array[${SCAN_QUANTILES.join(", ")}]) within group
       (order by extract(epoch from ((scan_result->>'finishedAt')::timestamptz - uploaded_at))) as seconds
     from stored_objects where ${RECENT_SCANS} and uploaded_at is not null`,
@@ -29,9 +46,9 @@ const QUERIES = {
  * them to counters the worker exposes. `scanOverdueSeconds`: how long SCANNING counts as stuck.
  * Errors stay as the driver threw them: the metrics page only logs them.
  */
-export async function readStoreSnapshot(orm: MikroORM, scanOverdueSeconds: number): Promise<StoreSnapshot> {
+export async function readStoreSnapshot(orm: MikroORM, scanOverdueSeconds: number, webhookShares: WebhookShares): Promise<StoreSnapshot> {
   const query = (sql: string): Promise<Record<string, unknown>[]> => orm.em.fork().execute(sql);
-  const [objects, scans, failures, seconds, deliveries, overdue, failingDeletes] = await Promise.all([
+  const [objects, scans, failures, seconds, deliveries, overdue, failingDeletes, waiting] = await Promise.all([
     query(QUERIES.objectsByStatus),
     query(QUERIES.scansByResult),
     query(QUERIES.failuresByCheck),
@@ -39,6 +56,7 @@ export async function readStoreSnapshot(orm: MikroORM, scanOverdueSeconds: numbe
     query(QUERIES.webhookDeliveries),
     query(QUERIES.scansOverdue(scanOverdueSeconds)),
     query(QUERIES.storageDeletesFailing),
+    query(QUERIES.webhooksWaiting(webhookShares)),
   ]);
   const quantileValues = (seconds[0]?.seconds as number[] | null | undefined) ?? [];
   return {
@@ -49,5 +67,6 @@ export async function readStoreSnapshot(orm: MikroORM, scanOverdueSeconds: numbe
     webhookDeliveries: deliveries.map((r) => ({ status: String(r.status), count: Number(r.count), attempts: Number(r.attempts) })),
     scansOverdue: Number(overdue[0]?.count ?? 0),
     storageDeletesFailing: failingDeletes.map((r) => ({ state: r.state as "retrying" | "abandoned", count: Number(r.count) })),
+    webhookDeliveriesWaiting: waiting.map((r) => ({ held: r.held as WebhookHold, count: Number(r.count) })),
   };
 }

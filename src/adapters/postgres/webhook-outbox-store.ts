@@ -1,8 +1,7 @@
 import { raw } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import type { StoredObjectView } from "../../domain/files/stored-object.js";
-import type { AuditEvent, DeliveryRef, DeliveryStatus } from "../../domain/webhooks/delivery.js";
-import type { EndpointSecrets } from "../../domain/webhooks/signing-secrets.js";
+import type { DeliveryEndpoint, FanOutPlan, NewDelivery, OutboxEntry, WebhookOutbox } from "../../app/webhooks/port.js";
+import type { DeliveryRef, DeliveryStatus } from "../../domain/webhooks/delivery.js";
 import type { DeliveryCandidate, InFlight } from "../../domain/webhooks/fair-share.js";
 import { secretContext, type SecretCipher } from "../webhooks/secret-cipher.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
@@ -10,30 +9,6 @@ import { WebhookDeliveryRow } from "./entities/webhook-delivery.js";
 import { WebhookEndpointRow } from "./entities/webhook-endpoint.js";
 import { toStoredObjectView } from "./stored-object-from-row.js";
 import { inTransaction, withDatabase } from "./database-work.js";
-
-/** An undispatched audit entry with its object: as committed, or as it is now, or gone. */
-export interface OutboxEntry extends AuditEvent {
-  tenantId: string;
-  objectId: string;
-  object?: StoredObjectView;
-}
-
-export interface Subscription {
-  tenantId: string;
-  endpointId: string;
-  eventTypes: string[];
-}
-
-export interface NewDelivery {
-  id: string;
-  tenantId: string;
-  endpointId: string;
-  auditEntryId: string;
-  eventType: string;
-  payload: unknown;
-}
-
-export type FanOutPlan = (entries: OutboxEntry[], subscriptions: Subscription[]) => NewDelivery[];
 
 interface AuditOutboxRow {
   id: string;
@@ -53,15 +28,7 @@ interface AuditOutboxRow {
  * delivery's attempts are recorded. Dispatch is one transaction, so an entry is either still
  * undispatched or has all its deliveries.
  */
-/** An endpoint as a delivery needs it. */
-export interface DeliveryEndpoint extends EndpointSecrets {
-  id: string;
-  url: string;
-  enabled: boolean;
-  disabledReason?: string;
-}
-
-export class WebhookOutboxStore {
+export class WebhookOutboxStore implements WebhookOutbox {
   constructor(
     private readonly orm: MikroORM,
     private readonly cipher: SecretCipher,

@@ -2,18 +2,8 @@ import { request as httpRequest, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { parseWebhookUrl, refusedAddress } from "../../domain/webhooks/url-policy.js";
+import type { SendResult, WebhookSender } from "../../app/webhooks/port.js";
 import { resolveHost, type ResolveHost } from "./resolve-host.js";
-
-export interface OutgoingWebhook {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** `refused`: the URL may not be called at all; `failed`: no answer this time (worth a retry). */
-export type SendResult = { kind: "answered"; status: number } | { kind: "refused"; reason: string } | { kind: "failed"; error: string };
-
-export type WebhookSender = (webhook: OutgoingWebhook) => Promise<SendResult>;
 
 class RefusedAddress extends Error {}
 

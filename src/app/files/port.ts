@@ -1,11 +1,11 @@
 import type { Actor } from "../../domain/actor.js";
 import type { Cursor } from "../../domain/pagination.js";
+import type { ObjectRef } from "../../domain/files/object-ref.js";
 import type { ExpiryCandidate } from "../../domain/files/retention.js";
 import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
 import type { RestoreCandidate } from "../../domain/files/supersession.js";
 import type { UploadMismatch } from "../../domain/files/upload-verification.js";
 import type { AuditActionName, ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
-import type { ObjectRef } from "./lifecycle/lifecycle-ports.js";
 
 export interface ListFilter {
   ownerEntityType?: string;

@@ -1,5 +1,6 @@
 import { AppError, type FieldViolation } from "../errors.js";
 import type { Cursor } from "../pagination.js";
+import { isStorableTime } from "../storable-time.js";
 
 /** What a tenant-wide audit search may narrow by; every given filter must hold. */
 export interface AuditFilter {
@@ -33,6 +34,10 @@ export function checkAuditFilter(filter: AuditFilter): AuditFilter {
   const violations: FieldViolation[] = [];
   if (Boolean(filter.ownerType) !== Boolean(filter.ownerId)) {
     violations.push({ field: "filter.ownerType", description: "ownerType and ownerId are given together or not at all" });
+  }
+  for (const field of ["occurredAfter", "occurredBefore"] as const) {
+    const at = filter[field];
+    if (at && !isStorableTime(at)) violations.push({ field: `filter.${field}`, description: "must be within the years 1 to 9999" });
   }
   if (filter.occurredAfter && filter.occurredBefore && filter.occurredAfter >= filter.occurredBefore) {
     violations.push({ field: "filter.occurredBefore", description: "must be later than occurredAfter" });

@@ -20,7 +20,7 @@ import { checkFormula } from "./formula.js";
 import { formulaGrowthProblem } from "./formula-growth.js";
 import { DEFAULT_CUSTOM_FIELD_LIMITS, type CustomFieldLimits } from "./limits.js";
 import { isSafePath } from "./paths.js";
-import { checkPattern, type PatternLimits } from "./pattern.js";
+import { checkPattern, patternCompileSteps, type PatternLimits } from "./pattern.js";
 import { isForbiddenKey } from "./safe-keys.js";
 import { parseDateText } from "./scalars.js";
 import { checkValue, coerceValue } from "./value-checks.js";
@@ -68,6 +68,7 @@ export function checkDefinition(
   checkDefault(candidate, found, patterns);
   checkCycle(candidate, siblings, found);
   checkGrowth(candidate, siblings, found, limits);
+  checkPatternShare(candidate, siblings, found, patterns);
   return found.list();
 }
 
@@ -258,6 +259,39 @@ function checkGrowth(c: DefinitionCandidate, siblings: readonly FieldDefinition[
   );
   const problem = formulaGrowthProblem([...others, c], limits.formulas);
   if (problem) found.add("computedFormula", problem, "FORMULA_LIMIT_EXCEEDED");
+}
+
+/**
+ * A create may compile every pattern of its entity type on a cold cache, within one request's
+ * compile budget (pattern-budget.ts): so the entity type's distinct patterns together, the
+ * candidate's in place, must compile within it. Checked only when the candidate brings a pattern,
+ * so an older entity type over the budget can still be edited.
+ */
+function checkPatternShare(c: DefinitionCandidate, siblings: readonly FieldDefinition[], found: Problems, limits: PatternLimits): void {
+  const own = patternsOf(c);
+  if (own.length === 0 || !c.isActive || c.deletedAt !== undefined || found.list().length > 0) return;
+  const others = siblings.filter((s) => isActiveDefinition(s) && s.fieldKey !== c.fieldKey && (c.id === undefined || s.id !== c.id));
+  const share = limits.maxRequestCompileSteps;
+  let steps = 0;
+  for (const pattern of new Set([...others.flatMap(patternsOf), ...own])) {
+    try {
+      steps += patternCompileSteps(pattern, limits);
+    } catch {
+      // A stored pattern the engine now refuses is never compiled: its field reports it unusable.
+    }
+  }
+  if (steps <= share) return;
+  found.add(
+    "validation.pattern",
+    `the patterns of ${c.entityType}'s fields would together take up to ${steps} steps to compile, more than the ${share} one request may spend compiling (PATTERN_MAX_REQUEST_COMPILE_STEPS): use fewer distinct patterns, or ASCII classes instead of Unicode ones (\\p{L})`,
+    "UNSAFE_PATTERN",
+  );
+}
+
+/** Every pattern a definition may check its values with: its own and its rules' outcomes'. */
+function patternsOf(def: Pick<FieldDefinition, "validation" | "defaultRules" | "validationRules">): string[] {
+  const validations = [def.validation, ...[...(def.defaultRules ?? []), ...(def.validationRules ?? [])].flatMap((rule) => [rule.then?.validation, rule.else?.validation])];
+  return validations.flatMap((v) => (v?.pattern !== undefined && v.pattern !== "" ? [v.pattern] : []));
 }
 
 function parseJsonText(text: string): unknown {

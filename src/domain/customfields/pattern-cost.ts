@@ -218,6 +218,11 @@ export function compilePeakBound(estimate: number, instructions: number): number
   return Math.max(estimate, BASE_COST + PEAK_PER_INSTRUCTION * instructions);
 }
 
+/** Compiling a pattern whose peak is `compileBytes`, in steps of matching (what a budget counts). */
+export function compileSteps(compileBytes: number): number {
+  return Math.ceil((compileBytes * NANOSECONDS_PER_COMPILE_BYTE) / NANOSECONDS_PER_STEP);
+}
+
 /** The longest value, in bytes of UTF-8, a match may run on within `maxSteps`. */
 export function maxMatchedBytes(instructions: number, maxSteps: number): number {
   return Math.max(0, Math.floor((maxSteps - CALL_STEPS) / Math.max(1, instructions)) - 1);

@@ -38,6 +38,21 @@ interface ProgramInst {
  * (re2-wasm then reports why).
  */
 export function programSizeBound(pattern: string): number | undefined {
+  if (bounds.has(pattern)) return bounds.get(pattern);
+  const bound = computedBound(pattern);
+  if (bounds.size >= BOUNDS_REMEMBERED) bounds.delete(bounds.keys().next().value!);
+  bounds.set(pattern, bound);
+  return bound;
+}
+
+/**
+ * Bounds already read, by pattern text (a save reads every sibling's patterns, and each cache
+ * miss reads its pattern's): at most 2,000 of at most 500 characters each.
+ */
+const BOUNDS_REMEMBERED = 2_000;
+const bounds = new Map<string, number | undefined>();
+
+function computedBound(pattern: string): number | undefined {
   let insts: readonly ProgramInst[];
   try {
     insts = (compileAsRe2Wasm(pattern) as unknown as { re2Input: { prog: { inst: ProgramInst[] } } }).re2Input.prog.inst;

@@ -23,12 +23,13 @@
  */
 import { RE2 } from "re2-wasm";
 import { AppError } from "../errors.js";
-import { compiledHeldBound, compilePeakBound, estimatePatternCost, maxMatchedBytes } from "./pattern-cost.js";
+import type { BudgetKind, PatternBudget, PatternBudgetLimits } from "./pattern-budget.js";
+import { compiledHeldBound, compilePeakBound, compileSteps, estimatePatternCost, matchStepsBound, maxMatchedBytes } from "./pattern-cost.js";
 import { PatternCache, type PatternCacheLimits } from "./pattern-cache.js";
 import { programSizeBound } from "./pattern-program.js";
 import { heapHasRoomFor } from "./re2-heap.js";
 
-export interface PatternLimits extends PatternCacheLimits {
+export interface PatternLimits extends PatternCacheLimits, PatternBudgetLimits {
   /** Characters of pattern source. */
   maxLength: number;
   /** Estimated peak bytes of compiling one pattern (pattern-cost.ts). */
@@ -59,22 +60,34 @@ const ONE_BYTE_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\C/;
  * (pattern-cost.ts: 600 ns a step, the slowest measured 460): `^[A-Z]{2}-\d{4}$` (11
  * instructions) checks values up to about 6,800 bytes, `^[^<>]*$` (36) up to about 2,000, and
  * `^\p{L}+$` (3,700) only up to about 20: bound long text with maxLength instead.
+ *
+ * One request's matches together: 80,000 steps, 48 ms by the bound (one longest match, or some 35
+ * short values). Its compilations together: 170,000 steps, which admits one Unicode class
+ * (`\p{L}`, 138,000 steps: 83 ms by the bound, 45-53 ms measured on a loaded machine) and ten or
+ * so ASCII patterns (2,500-9,000 each), and fits any entity type's patterns, since they must
+ * compile within it at save. Compilation is priced loosely (170,000 steps are about 62 ms
+ * measured), matching tightly; the bench's "costliest create under the pattern budget" measures
+ * the sum.
  */
 export const DEFAULT_PATTERN_LIMITS: PatternLimits = {
   maxLength: MAX_PATTERN_LENGTH,
   maxCompileBytes: 1 * MIB,
   maxProgramSize: 4_000,
   maxMatchSteps: 75_000,
+  maxRequestMatchSteps: 80_000,
+  maxRequestCompileSteps: 170_000,
   cacheBytes: 6 * MIB,
   cacheEntries: 500,
   tenantBytes: 2 * MIB,
   tenantEntries: 50,
 };
 
-/** Whose pattern runs (the tenant, for its share of the cache) and under which limits. */
+/** Whose pattern runs (the tenant, for its share of the cache), under which limits and budget. */
 export interface PatternUse {
   tenant: string;
   limits: PatternLimits;
+  /** The request's budget; without one only the per-match bound applies (a save's single check). */
+  budget?: PatternBudget;
 }
 
 const DEFAULT_USE: PatternUse = { tenant: "", limits: DEFAULT_PATTERN_LIMITS };
@@ -97,6 +110,12 @@ export interface ValueTooLong {
   maxBytes: number;
 }
 
+/** The request's budget (PatternUse.budget) has no room left for this check: it is not made. */
+export interface OverBudget {
+  overBudget: BudgetKind;
+  budgetSteps: number;
+}
+
 const compiled = new PatternCache<Compiled>((entry) => release(entry.regex));
 
 /**
@@ -112,21 +131,39 @@ export function checkPattern(pattern: string, limits: PatternLimits = DEFAULT_PA
  * value whose match could cost more than the limits allow is not matched: ValueTooLong says how
  * long a value may be for this pattern.
  */
-export function matchesPattern(pattern: string, value: string, use: PatternUse = DEFAULT_USE): boolean | ValueTooLong {
+export function matchesPattern(pattern: string, value: string, use: PatternUse = DEFAULT_USE): boolean | ValueTooLong | OverBudget {
   return recovering(use.tenant, pattern, () => {
     const program = compiledFor(pattern, use);
-    const maxBytes = maxMatchedBytes(program.entry.instructions, use.limits.maxMatchSteps);
+    if (program === undefined) return overBudget(use, "compile");
     try {
-      return utf8Length(value) > maxBytes ? { maxBytes } : program.entry.regex.test(value);
+      const instructions = program.entry.instructions;
+      const maxBytes = maxMatchedBytes(instructions, use.limits.maxMatchSteps);
+      const bytes = utf8Length(value);
+      if (bytes > maxBytes) return { maxBytes };
+      if (use.budget && !use.budget.trySpend("match", matchStepsBound(instructions, bytes))) return overBudget(use, "match");
+      return program.entry.regex.test(value);
     } finally {
       if (!program.cached) release(program.entry.regex);
     }
   });
 }
 
+function overBudget(use: PatternUse, kind: BudgetKind): OverBudget {
+  return { overBudget: kind, budgetSteps: use.budget?.max(kind) ?? 0 };
+}
+
+/**
+ * Steps compiling `pattern` may take at most (PatternUse.budget's currency): what a request is
+ * charged when the cache does not hold it. Throws like checkPattern when the pattern is refused.
+ */
+export function patternCompileSteps(pattern: string, limits: PatternLimits = DEFAULT_PATTERN_LIMITS): number {
+  return compileSteps(planned(pattern, limits).cost);
+}
+
 /** The compiled pattern, through the tenant's share of the cache (for the benchmark and tests). */
 export function compilePattern(pattern: string, use: PatternUse = DEFAULT_USE): RE2 {
-  return recovering(use.tenant, pattern, () => compiledFor(pattern, use).entry.regex);
+  const unbudgeted: PatternUse = { tenant: use.tenant, limits: use.limits };
+  return recovering(use.tenant, pattern, () => compiledFor(pattern, unbudgeted)!.entry.regex);
 }
 
 /** Entries and bytes (upper bounds) of the compiled-pattern cache, for tests and metrics. */
@@ -141,15 +178,31 @@ export function releaseCompiledPatterns(): void {
   compiled.clear();
 }
 
-/** `cached` is false when the cache could not keep it: the caller frees it after use. */
-function compiledFor(pattern: string, use: PatternUse): { entry: Compiled; cached: boolean } {
+/**
+ * `cached` is false when the cache could not keep it: the caller frees it after use. Undefined
+ * when compiling does not fit in the request's budget.
+ */
+function compiledFor(pattern: string, use: PatternUse): { entry: Compiled; cached: boolean } | undefined {
   const hit = compiled.get(use.tenant, pattern);
   if (hit) return { entry: hit, cached: true };
-  const entry = build(pattern, use.limits);
+  const plan = planned(pattern, use.limits);
+  if (use.budget && !use.budget.trySpend("compile", compileSteps(plan.cost))) return undefined;
+  const entry = compiledFrom(plan, use.limits);
   return { entry, cached: compiled.add(use.tenant, pattern, entry, entry.held, use.limits) };
 }
 
 function build(pattern: string, limits: PatternLimits): Compiled {
+  return compiledFrom(planned(pattern, limits), limits);
+}
+
+/** A pattern found safe to compile: its program's size bound and its peak compile cost. */
+interface Plan {
+  pattern: string;
+  instructions: number | undefined;
+  cost: number;
+}
+
+function planned(pattern: string, limits: PatternLimits): Plan {
   if (typeof pattern !== "string") throw unsafe(String(pattern), "must be a string");
   if (pattern.length > limits.maxLength) {
     throw unsafe(`${pattern.slice(0, 40)}...`, `is longer than ${limits.maxLength} characters`);
@@ -167,6 +220,10 @@ function build(pattern: string, limits: PatternLimits): Compiled {
     const why = `compiles to too large a program (up to ${instructions} instructions; at most ${limits.maxProgramSize}), which every character matched may step through: repeat classes with + or * and bound the length with minLength and maxLength`;
     throw unsafe(pattern, why, undefined, { instructions: String(instructions), maxInstructions: String(limits.maxProgramSize) });
   }
+  return { pattern, instructions, cost };
+}
+
+function compiledFrom({ pattern, instructions, cost }: Plan, limits: PatternLimits): Compiled {
   makeRoom(cost);
   const regex = compileFreeingFailures(pattern);
   // Should re2js ever refuse what re2-wasm accepts (re2-browser-parity.test.ts says they agree),

@@ -32,6 +32,7 @@ import {
   fieldPath,
   inDefinitionOrder,
   ownSupplied,
+  patternBudget,
   patternUse,
   settle,
   staticDefaultOf,
@@ -88,6 +89,7 @@ export function resolveTraced(
   const base = withTimestamp(context, now);
   const violations = catalog.unknownKeys(supplied);
   const explained = new Map<string, FieldExplanation>();
+  const budget = patternBudget(limits);
 
   const staged = staticStage(catalog.active, supplied);
   const ruleContext = withEntityValues(base, staged);
@@ -98,7 +100,7 @@ export function resolveTraced(
     const field = fields.get(def.fieldKey)!;
     const fromUser = ownSupplied(supplied, def.fieldKey);
     const candidate = fromUser !== undefined ? fromUser : defaultOf(def, field);
-    const settled = settle(def, field, candidate, patternUse(def, limits));
+    const settled = settle(def, field, candidate, patternUse(def, limits, budget));
     if (!settled.violation && settled.value !== undefined) values.set(def.fieldKey, settled.value);
     explained.set(def.fieldKey, explanation(def, field, sourceOf(fromUser, field, candidate), settled));
   }
@@ -108,7 +110,7 @@ export function resolveTraced(
   const limitViolation = computeWithinBudget(computedDefs, values, formulaContext, now, limits);
   for (const def of computedDefs) {
     const field = fields.get(def.fieldKey)!;
-    const settled: Settled = limitViolation ? { constraints: [] } : settle(def, field, values.get(def.fieldKey), patternUse(def, limits));
+    const settled: Settled = limitViolation ? { constraints: [] } : settle(def, field, values.get(def.fieldKey), patternUse(def, limits, budget));
     if (settled.violation || limitViolation) values.delete(def.fieldKey);
     const formula = formulaInputs(def, values, formulaContext, now);
     const entry = explanation(def, field, formula ? "COMPUTED" : "NONE", settled);

@@ -4,7 +4,7 @@
  */
 import { isAppError } from "../errors.js";
 import type { FieldDefinition, FieldType, FieldValidation } from "./definition.js";
-import { matchesPattern, type PatternUse } from "./pattern.js";
+import { matchesPattern, type OverBudget, type PatternUse } from "./pattern.js";
 import { parseBooleanText, parseDateText, parseNumberText } from "./scalars.js";
 import { valueSizeProblem } from "./value-size.js";
 
@@ -132,8 +132,15 @@ function stringChecks(value: string, v: FieldValidation, patterns?: PatternUse):
 function patternProblem(pattern: string, value: string, patterns?: PatternUse): string | undefined {
   const matched = patternMatches(pattern, value, patterns);
   if (matched === undefined) return `cannot be checked: the field's pattern is not usable`;
+  if (typeof matched === "object" && "overBudget" in matched) return overBudgetProblem(pattern, matched);
   if (typeof matched === "object") return `is too long to be checked against the pattern ${pattern} (at most ${matched.maxBytes} bytes of UTF-8)`;
   return matched ? undefined : `must match the pattern ${pattern}`;
+}
+
+function overBudgetProblem(pattern: string, { overBudget, budgetSteps }: OverBudget): string {
+  const not = `is not checked against the pattern ${pattern}`;
+  if (overBudget === "match") return `${not}: the pattern matches of this request would take more than ${budgetSteps} steps; send fewer or shorter values`;
+  return `${not}: compiling this request's patterns would take more than ${budgetSteps} steps; the entity type has more distinct patterns than one request may compile`;
 }
 
 /** A stored pattern refused by the engine fails the check rather than the whole request. */

@@ -11,6 +11,7 @@ import type { RuleContext } from "./conditions.js";
 import { isActiveDefinition, type FieldDefinition } from "./definition.js";
 import type { CustomFieldLimits } from "./limits.js";
 import type { PatternUse } from "./pattern.js";
+import { PatternBudget } from "./pattern-budget.js";
 import type { EffectiveField } from "./rules.js";
 import { isForbiddenKey } from "./safe-keys.js";
 import { checkValueTraced, type ConstraintCheck } from "./value-checks.js";
@@ -40,9 +41,17 @@ export interface Settled {
   constraints: ConstraintCheck[];
 }
 
-/** A field's pattern runs within its tenant's share of the compiled-pattern cache. */
-export function patternUse(def: FieldDefinition, limits: CustomFieldLimits): PatternUse {
-  return { tenant: def.tenantId, limits: limits.patterns };
+/**
+ * A field's pattern runs within its tenant's share of the compiled-pattern cache and the request's
+ * budget for pattern checks (one per resolve or validation: patternBudget).
+ */
+export function patternUse(def: FieldDefinition, limits: CustomFieldLimits, budget: PatternBudget): PatternUse {
+  return { tenant: def.tenantId, limits: limits.patterns, budget };
+}
+
+/** The budget all pattern checks of one request share. */
+export function patternBudget(limits: CustomFieldLimits): PatternBudget {
+  return new PatternBudget(limits.patterns);
 }
 
 /** Required first, then type and constraints; null and absence skip them for optional fields. */

@@ -12,7 +12,7 @@ import { DEFAULT_CUSTOM_FIELD_LIMITS, type CustomFieldLimits } from "./limits.js
 import { refusalReason, resolveTraced } from "./resolution.js";
 import { effectiveField } from "./rules.js";
 import { toPlainObject } from "./safe-keys.js";
-import { asRecord, Catalog, inDefinitionOrder, ownSupplied, patternUse, settle, withTimestamp } from "./value-settling.js";
+import { asRecord, Catalog, inDefinitionOrder, ownSupplied, patternBudget, patternUse, settle, withTimestamp } from "./value-settling.js";
 
 export type CustomFieldValues = Record<string, unknown>;
 
@@ -54,10 +54,11 @@ export function validateForUpdate(
   const ctx = withTimestamp(context, now);
   const violations = catalog.unknownKeys(supplied);
   const values = new Map<string, unknown>();
+  const budget = patternBudget(limits);
   for (const def of catalog.active) {
     const value = ownSupplied(supplied, def.fieldKey);
     if (value === undefined || isComputedDefinition(def)) continue;
-    const outcome = settle(def, effectiveField(def, ctx), value, patternUse(def, limits));
+    const outcome = settle(def, effectiveField(def, ctx), value, patternUse(def, limits, budget));
     if (outcome.violation) violations.push(outcome.violation);
     else values.set(def.fieldKey, outcome.value);
   }

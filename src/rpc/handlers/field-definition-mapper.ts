@@ -1,10 +1,11 @@
 /**
- * Contract <-> domain for field definitions. Enums leave as kebab-case (casing.ts); they enter as
- * the caller wrote them and the use case accepts either documented form. Update masks are read
+ * Contract <-> domain for field definitions on the server. Enums leave as kebab-case (casing.ts);
+ * they enter as the caller wrote them and the use case accepts either documented form (messages
+ * are read with src/contract/field-definition-messages.ts, which the clients share). Update masks are read
  * here: which fields an update gives is a question of the contract, not of the domain.
  */
-import { create, fromJson, toJson, type JsonValue, type MessageInitShape } from "@bufbuild/protobuf";
-import { timestampDate, timestampFromDate, ValueSchema, type Value } from "@bufbuild/protobuf/wkt";
+import { create, fromJson, type JsonValue, type MessageInitShape } from "@bufbuild/protobuf";
+import { timestampFromDate, ValueSchema, type Value } from "@bufbuild/protobuf/wkt";
 import type {
   CreateFieldDefinitionRequest,
   UpdateFieldDefinitionRequest,
@@ -14,31 +15,14 @@ import {
   ParsedFilterSchema,
   type RuleSchema,
   type FieldDefinition as FieldDefinitionMessage,
-  type FieldValidation as ValidationMessage,
   type ParsedFilter as ParsedFilterMessage,
-  type Rule as RuleMessage,
-  type RuleOutcome as OutcomeMessage,
-  type UiConfig as UiConfigMessage,
 } from "../../../gen/customfields/v1/types_pb.js";
 import type { CreateDefinitionInput } from "../../app/customfields/create-definition.js";
 import type { DefinitionFields } from "../../app/customfields/definition-input.js";
 import type { UpdateDefinitionInput } from "../../app/customfields/update-definition.js";
-import {
-  defaultStrategyToApi,
-  fieldTypeToApi,
-  parseDefaultStrategy,
-  parseFieldType,
-  toKebab,
-  type Parsed,
-} from "../../domain/customfields/casing.js";
-import type {
-  FieldDefinition,
-  FieldValidation,
-  GroupOperator,
-  Rule,
-  RuleOutcome,
-  UiConfig,
-} from "../../domain/customfields/definition.js";
+import { fromRule, fromUiConfig, fromValidation } from "../../contract/field-definition-messages.js";
+import { defaultStrategyToApi, fieldTypeToApi, toKebab } from "../../domain/customfields/casing.js";
+import type { FieldDefinition, Rule, RuleOutcome } from "../../domain/customfields/definition.js";
 import type { ParsedFilter } from "../../domain/customfields/filters.js";
 import { validationFailed } from "../../domain/errors.js";
 import { readUpdateMask } from "../update-mask.js";
@@ -116,43 +100,6 @@ function toValue(value: unknown): Value {
 
 // ---- in ----
 
-/**
- * A definition as the API answered it, back in domain terms: what an offline client evaluates
- * with the server's own code. Enum values come back in either documented casing.
- */
-export function fromDefinitionMessage(msg: FieldDefinitionMessage): FieldDefinition {
-  const def: FieldDefinition = {
-    id: msg.id,
-    tenantId: msg.tenantId,
-    entityType: msg.entityType,
-    fieldKey: msg.fieldKey,
-    fieldLabel: msg.fieldLabel,
-    fieldType: parsedOrThrow(parseFieldType(msg.fieldType)),
-    isRequired: msg.isRequired,
-    displayOrder: msg.displayOrder,
-    defaultStrategy: parsedOrThrow(parseDefaultStrategy(msg.defaultStrategy)),
-    defaultRules: msg.defaultRules.map(fromRule),
-    validation: fromValidation(msg.validation),
-    validationRules: msg.validationRules.map(fromRule),
-    uiConfig: fromUiConfig(msg.uiConfig),
-    isActive: msg.isActive,
-    indexed: msg.indexed,
-    version: msg.version,
-    createdAt: msg.createdAt ? timestampDate(msg.createdAt) : new Date(0),
-    updatedAt: msg.updatedAt ? timestampDate(msg.updatedAt) : new Date(0),
-  };
-  if (msg.description !== undefined) def.description = msg.description;
-  if (msg.defaultValue !== undefined) def.defaultValue = msg.defaultValue;
-  if (msg.computedFormula !== undefined) def.computedFormula = msg.computedFormula;
-  if (msg.deletedAt) def.deletedAt = timestampDate(msg.deletedAt);
-  return def;
-}
-
-function parsedOrThrow<T>(parsed: Parsed<T>): T {
-  if (!parsed.ok) throw validationFailed([parsed.violation]);
-  return parsed.value;
-}
-
 export function createInput(req: CreateFieldDefinitionRequest): CreateDefinitionInput {
   return {
     entityType: req.entityType,
@@ -222,53 +169,4 @@ export function updateInput(req: UpdateFieldDefinitionRequest): UpdateDefinition
     fieldKey: req.fieldKey,
     fields: fields as Partial<DefinitionFields>,
   };
-}
-
-export function fromValidation(v: ValidationMessage | undefined): FieldValidation {
-  if (!v) return {};
-  const out: FieldValidation = {};
-  if (v.min !== undefined) out.min = v.min;
-  if (v.max !== undefined) out.max = v.max;
-  if (v.minLength !== undefined) out.minLength = v.minLength;
-  if (v.maxLength !== undefined) out.maxLength = v.maxLength;
-  if (v.pattern !== undefined) out.pattern = v.pattern;
-  if (v.enum.length > 0) out.enum = [...v.enum];
-  if (v.minDate !== undefined) out.minDate = v.minDate;
-  if (v.maxDate !== undefined) out.maxDate = v.maxDate;
-  return out;
-}
-
-function fromUiConfig(ui: UiConfigMessage | undefined): UiConfig {
-  const out: UiConfig = { options: (ui?.options ?? []).map((o) => ({ label: o.label, value: o.value })) };
-  if (ui?.placeholder !== undefined) out.placeholder = ui.placeholder;
-  if (ui?.hidden !== undefined) out.hidden = ui.hidden;
-  if (ui?.readOnly !== undefined) out.readOnly = ui.readOnly;
-  return out;
-}
-
-/** A rule without `when` stays without it, so the save-time check can name it. */
-function fromRule(rule: RuleMessage): Rule {
-  const out = {
-    name: rule.name,
-    priority: rule.priority,
-    when: rule.when && {
-      operator: rule.when.operator as GroupOperator,
-      conditions: rule.when.conditions.map((c) => {
-        const condition: Rule["when"]["conditions"][number] = { field: c.field, operator: c.operator };
-        if (c.value !== undefined) condition.value = toJson(ValueSchema, c.value);
-        return condition;
-      }),
-    },
-  } as Rule;
-  if (rule.thenOutcome) out.then = fromOutcome(rule.thenOutcome);
-  if (rule.elseOutcome) out.else = fromOutcome(rule.elseOutcome);
-  return out;
-}
-
-function fromOutcome(outcome: OutcomeMessage): RuleOutcome {
-  const out: RuleOutcome = {};
-  if (outcome.required !== undefined) out.required = outcome.required;
-  if (outcome.defaultValue !== undefined) out.defaultValue = toJson(ValueSchema, outcome.defaultValue);
-  if (outcome.validation !== undefined) out.validation = fromValidation(outcome.validation);
-  return out;
 }

@@ -7,6 +7,7 @@ import { codeToHttpStatus, errorToJson } from "@connectrpc/connect/protocol-conn
 import { AppError } from "../../domain/errors.js";
 import { toConnectError } from "../errors.js";
 import { jsonWriteOptions } from "../json-options.js";
+import { bearerChallenge } from "./bearer-challenge.js";
 import { buildRequest } from "./request-builder.js";
 import { matchRoute, routesOf, type HttpRoute } from "./http-routes.js";
 
@@ -32,9 +33,11 @@ function writeJson(res: Res, status: number, body: unknown, headers: Record<stri
   res.end(payload);
 }
 
-function writeError(res: Res, error: unknown, status?: number, headers?: Record<string, string>): void {
+function writeError(res: Res, error: unknown, status?: number, headers?: Record<string, string>, authorization?: string): void {
   const connectError = toConnectError(error);
-  writeJson(res, status ?? codeToHttpStatus(connectError.code), errorToJson(connectError, jsonWriteOptions), headers);
+  const challenge = bearerChallenge(connectError, authorization);
+  const allHeaders = challenge ? { ...headers, "www-authenticate": challenge } : headers;
+  writeJson(res, status ?? codeToHttpStatus(connectError.code), errorToJson(connectError, jsonWriteOptions), allHeaders);
 }
 
 async function readBody(req: Req, maxBytes: number): Promise<JsonValue | undefined> {
@@ -64,13 +67,13 @@ async function readBody(req: Req, maxBytes: number): Promise<JsonValue | undefin
  * sent with the first message, so an error after it becomes a last line `{"error": {...}}`.
  * Writes wait for the socket to drain, so a slow reader slows the stream instead of filling memory.
  */
-async function writeStream(res: Res, messages: AsyncIterable<Message>, route: HttpRoute): Promise<void> {
+async function writeStream(res: Res, messages: AsyncIterable<Message>, route: HttpRoute, authorization: string | undefined): Promise<void> {
   const iterator = messages[Symbol.asyncIterator]();
   let next: IteratorResult<Message>;
   try {
     next = await iterator.next();
   } catch (error) {
-    return writeError(res, error);
+    return writeError(res, error, undefined, undefined, authorization);
   }
   (res as ServerResponse).writeHead(200, { "content-type": "application/x-ndjson" });
   try {
@@ -108,6 +111,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       return writeError(res, error, 405, { allow: result.allow.join(", ") });
     }
     const { route } = result.match;
+    const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
     let bodyRead = false;
     try {
       const body = await readBody(req, options.maxBodyBytes);
@@ -119,14 +123,14 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         if (typeof value === "string") headers.set(name, value);
       }
       if (route.method.methodKind === "server_streaming") {
-        return await writeStream(res, clientFor(options.transport, route)(message, { headers }) as unknown as AsyncIterable<Message>, route);
+        return await writeStream(res, clientFor(options.transport, route)(message, { headers }) as unknown as AsyncIterable<Message>, route, authorization);
       }
       const response = await clientFor(options.transport, route)(message, { headers });
       writeJson(res, 200, toJson(route.method.output, response, jsonWriteOptions));
     } catch (error) {
       // Only the body's own size is 413; a tenant's quota answers the code's 429.
       const status = !bodyRead && error instanceof ConnectError && error.code === Code.ResourceExhausted ? 413 : undefined;
-      writeError(res, error, status);
+      writeError(res, error, status, undefined, authorization);
     }
   };
 }

@@ -14,22 +14,44 @@ function refused(overrides: Env): string {
 }
 
 describe("replica settings", () => {
-  it("default to the SDK's pollers, min(10, slots), and a pool of 10", () => {
+  it("default to autoscaling pollers (two at least, half the slots to start for workflow tasks) and a pool of 10", () => {
     const config = parseConfig(SAFE_MODE_ENV);
-    expect(config.worker).toMatchObject({ maxConcurrentWorkflowTaskPolls: 8, maxConcurrentActivityTaskPolls: 10 });
+    expect(config.worker).toMatchObject({
+      workflowTaskPollers: { minimum: 2, initial: 4, maximum: 8 },
+      activityTaskPollers: { minimum: 1, initial: 10, maximum: 20 },
+    });
     expect(config.database.poolMax).toBe(10);
   });
 
-  it("follow the environment", () => {
-    const config = parseConfig({ ...SAFE_MODE_ENV, WORKER_MAX_WORKFLOW_TASK_POLLS: "2", WORKER_MAX_ACTIVITY_TASK_POLLS: "4", DATABASE_POOL_MAX: "3" });
-    expect(config.worker).toMatchObject({ maxConcurrentWorkflowTaskPolls: 2, maxConcurrentActivityTaskPolls: 4 });
+  it("follow the environment, and the slots when only those are set", () => {
+    const config = parseConfig({
+      ...SAFE_MODE_ENV,
+      WORKER_WORKFLOW_TASK_POLLERS_MIN: "3",
+      WORKER_WORKFLOW_TASK_POLLERS_INITIAL: "5",
+      WORKER_WORKFLOW_TASK_POLLERS_MAX: "6",
+      WORKER_ACTIVITY_TASK_POLLERS_INITIAL: "2",
+      DATABASE_POOL_MAX: "3",
+    });
+    expect(config.worker).toMatchObject({
+      workflowTaskPollers: { minimum: 3, initial: 5, maximum: 6 },
+      activityTaskPollers: { minimum: 1, initial: 2, maximum: 20 },
+    });
     expect(config.database.poolMax).toBe(3);
+    const small = parseConfig({ ...SAFE_MODE_ENV, WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: "2", WORKER_MAX_CONCURRENT_ACTIVITIES: "4" });
+    expect(small.worker).toMatchObject({
+      workflowTaskPollers: { minimum: 2, initial: 2, maximum: 2 },
+      activityTaskPollers: { minimum: 1, initial: 4, maximum: 4 },
+    });
   });
 
-  it("refuse more polls than slots, fewer than the SDK accepts, and an empty pool", () => {
-    expect(refused({ WORKER_MAX_WORKFLOW_TASK_POLLS: "9" })).toBe("WORKER_MAX_WORKFLOW_TASK_POLLS");
-    expect(refused({ WORKER_MAX_WORKFLOW_TASK_POLLS: "1" })).toBe("WORKER_MAX_WORKFLOW_TASK_POLLS");
-    expect(refused({ WORKER_MAX_CONCURRENT_ACTIVITIES: "4", WORKER_MAX_ACTIVITY_TASK_POLLS: "5" })).toBe("WORKER_MAX_ACTIVITY_TASK_POLLS");
+  it("refuse more pollers than slots, bounds out of order, the retired names, and an empty pool", () => {
+    expect(refused({ WORKER_WORKFLOW_TASK_POLLERS_MAX: "9" })).toBe("WORKER_WORKFLOW_TASK_POLLERS_MAX");
+    expect(refused({ WORKER_WORKFLOW_TASK_POLLERS_MIN: "0" })).toBe("WORKER_WORKFLOW_TASK_POLLERS_MIN");
+    expect(refused({ WORKER_WORKFLOW_TASK_POLLERS_MIN: "5", WORKER_WORKFLOW_TASK_POLLERS_MAX: "4" })).toBe("WORKER_WORKFLOW_TASK_POLLERS_MIN");
+    expect(refused({ WORKER_WORKFLOW_TASK_POLLERS_INITIAL: "1" })).toBe("WORKER_WORKFLOW_TASK_POLLERS_INITIAL");
+    expect(refused({ WORKER_MAX_CONCURRENT_ACTIVITIES: "4", WORKER_ACTIVITY_TASK_POLLERS_MAX: "5" })).toBe("WORKER_ACTIVITY_TASK_POLLERS_MAX");
+    expect(refused({ WORKER_MAX_WORKFLOW_TASK_POLLS: "4" })).toBe("WORKER_MAX_WORKFLOW_TASK_POLLS");
+    expect(refused({ WORKER_MAX_ACTIVITY_TASK_POLLS: "4" })).toBe("WORKER_MAX_ACTIVITY_TASK_POLLS");
     expect(refused({ DATABASE_POOL_MAX: "0" })).toBe("DATABASE_POOL_MAX");
   });
 });

@@ -5,7 +5,7 @@
  */
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import type { OutgoingWebhook } from "../../../src/adapters/webhooks/http-sender.js";
+import type { OutgoingWebhook } from "../../../src/app/webhooks/port.js";
 import { newWebhookSecret, signatureHeaders } from "../../../src/adapters/webhooks/webhook-signing.js";
 import { overlapEnd, signingSecrets } from "../../../src/domain/webhooks/signing-secrets.js";
 import { createWebhookActivities, type WebhookActivityDeps } from "../../../workflows/activities/webhook-activities.js";

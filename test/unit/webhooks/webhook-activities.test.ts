@@ -2,8 +2,7 @@ import { ApplicationFailure } from "@temporalio/common";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import type { WebhookDeliveryRow } from "../../../src/adapters/postgres/entities/webhook-delivery.js";
-import type { DeliveryEndpoint, OutboxEntry } from "../../../src/adapters/postgres/webhook-outbox-store.js";
-import type { SendResult, OutgoingWebhook } from "../../../src/adapters/webhooks/http-sender.js";
+import type { DeliveryEndpoint, OutboxEntry, OutgoingWebhook, SendResult } from "../../../src/app/webhooks/port.js";
 import { newWebhookSecret, signatureHeaders } from "../../../src/adapters/webhooks/webhook-signing.js";
 import { createWebhookActivities, planDeliveries, type WebhookActivityDeps } from "../../../workflows/activities/webhook-activities.js";
 

@@ -1,6 +1,7 @@
 import { type Actor, SYSTEM_ACTOR_ID } from "../../../domain/actor.js";
 import { isExpired } from "../../../domain/files/retention.js";
-import type { LifecyclePorts, ObjectRef } from "./lifecycle-ports.js";
+import type { ObjectRef } from "../../../domain/files/object-ref.js";
+import type { LifecyclePorts } from "./lifecycle-ports.js";
 import { loadLifecycleState, type StepOutcome } from "./step-outcome.js";
 import { finishStorageDelete } from "./storage-delete.js";
 

@@ -1,14 +1,10 @@
-import type { OfficeLimits } from "../../../domain/files/checks/office-structure.js";
+import type { OfficeLimits } from "../../../domain/files/checks/office-limits.js";
 import type { PdfInflationLimits } from "../../../domain/files/checks/pdf-streams.js";
 import type { SvgLimits } from "../../../domain/files/checks/svg-safety.js";
+import type { ObjectRef } from "../../../domain/files/object-ref.js";
 import type { ObjectStorage } from "../../../domain/files/object-storage.js";
 import type { RetentionDurations } from "../../../domain/files/retention.js";
 import type { StoredObjects } from "../port.js";
-
-export interface ObjectRef {
-  tenantId: string;
-  objectId: string;
-}
 
 /** What the lifecycle steps (run by the object's workflow as activities) need. */
 export interface LifecyclePorts {

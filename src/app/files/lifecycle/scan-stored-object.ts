@@ -1,7 +1,8 @@
 import { scanFile } from "../../../domain/files/checks/scanner.js";
 import { classRules } from "../../../domain/files/object-classes.js";
 import type { ScanResultView } from "../../../domain/files/stored-object.js";
-import type { LifecyclePorts, ObjectRef } from "./lifecycle-ports.js";
+import type { ObjectRef } from "../../../domain/files/object-ref.js";
+import type { LifecyclePorts } from "./lifecycle-ports.js";
 import { objectByteSource } from "./object-bytes.js";
 import { scanCheckpoint, type ScanAttempt } from "./scan-checkpoint.js";
 

@@ -1,5 +1,6 @@
 import type { Actor } from "../../../domain/actor.js";
-import type { LifecyclePorts, ObjectRef } from "./lifecycle-ports.js";
+import type { ObjectRef } from "../../../domain/files/object-ref.js";
+import type { LifecyclePorts } from "./lifecycle-ports.js";
 
 type DeletePorts = Pick<LifecyclePorts, "objects" | "storage" | "now">;
 

@@ -1,21 +1,9 @@
 import type { ByteSource } from "./byte-source.js";
 import { failed, type CheckResult } from "./check-result.js";
 import { CONTENT_TYPES, type ContentType } from "./content-types.js";
+import { DEFAULT_OFFICE_LIMITS } from "./office-limits.js";
 import { checkXls } from "./xls-structure.js";
 import { checkXlsx } from "./xlsx-structure.js";
-
-/**
- * Bounds on what an XLSX expands to: checked first against the sizes its directory declares,
- * then against the bytes its parts actually produce while they are inflated.
- */
-export interface OfficeLimits {
-  /** Largest uncompressed total over the file size. */
-  maxExpansionRatio: number;
-  /** Largest uncompressed total. */
-  maxUncompressedBytes: number;
-}
-
-export const DEFAULT_OFFICE_LIMITS: OfficeLimits = { maxExpansionRatio: 100, maxUncompressedBytes: 1024 * 1024 * 1024 };
 
 /**
  * Proves that an office container is a spreadsheet: an OLE2 file with a workbook stream (XLS), or

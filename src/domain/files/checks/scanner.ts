@@ -8,7 +8,8 @@ import { checkImageDimensions, DEFAULT_MAX_DIMENSION } from "./image-dimensions.
 import { checkImageStructure } from "./image-structure.js";
 import { checkMagicBytes, MAGIC_HEAD_BYTES } from "./magic-bytes.js";
 import { MeteredSource } from "./metered-source.js";
-import { checkOfficeStructure, DEFAULT_OFFICE_LIMITS, type OfficeLimits } from "./office-structure.js";
+import { DEFAULT_OFFICE_LIMITS, type OfficeLimits } from "./office-limits.js";
+import { checkOfficeStructure } from "./office-structure.js";
 import { checkPdfActiveContent } from "./pdf-active-content.js";
 import { checkPdfStructure } from "./pdf-structure.js";
 import type { PdfInflationLimits } from "./pdf-streams.js";

@@ -2,7 +2,7 @@ import type { ByteSource } from "./byte-source.js";
 import { hasBytesAt } from "./bytes.js";
 import { CFB_SIGNATURE } from "./cfb-directory.js";
 import { failed, passed, type CheckResult, type ScanReason } from "./check-result.js";
-import type { OfficeLimits } from "./office-structure.js";
+import type { OfficeLimits } from "./office-limits.js";
 import { MAX_XML_TOTAL_BYTES, OpcXmlReader, type OfficeProblem, type XmlAllowance } from "./opc-xml.js";
 import { locateCentralDirectory, readEntries, type ZipEntryInfo } from "./zip-directory.js";
 import { readParts, type PartSink } from "./zip-parts.js";

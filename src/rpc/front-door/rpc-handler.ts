@@ -1,0 +1,120 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import { Code, ConnectError, createConnectRouter, type ConnectRouter, type ConnectRouterOptions, type ContextValues } from "@connectrpc/connect";
+import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse } from "@connectrpc/connect-node";
+import type { UniversalHandler, UniversalServerRequest, UniversalServerResponse } from "@connectrpc/connect/protocol";
+import { errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
+import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
+import type { Logger } from "pino";
+import { frontDoorCodes, type FrontDoorReason } from "../error-codes.js";
+import { jsonWriteOptions } from "../json-options.js";
+import { binaryContentType, decodeGrpcWebText, encodeGrpcWebText, isGrpcWebText, textContentType } from "./grpc-web-text.js";
+import {
+  envelope,
+  fixingConnectEndStream,
+  fixingConnectUnaryError,
+  fixingGrpcTrailers,
+  fixingGrpcWebTrailers,
+  frontDoorError,
+  GRPC_WEB_TRAILERS,
+  specGrpcStatus,
+  trailerBlock,
+} from "./wire-errors.js";
+
+type Req = IncomingMessage | Http2ServerRequest;
+type Res = ServerResponse | Http2ServerResponse;
+
+export interface RpcHandlerOptions extends ConnectRouterOptions {
+  routes(router: ConnectRouter): void;
+  contextValues?(req: Req): ContextValues;
+  logger: Logger;
+}
+
+type Wire = "grpc" | "grpc-web" | "connect";
+
+/** The protocol a request speaks, by its content type: what an answer to it must look like. */
+function wireOf(contentType: string | null): Wire {
+  if (contentType !== null && /^application\/grpc-web/i.test(contentType)) return "grpc-web";
+  if (contentType !== null && /^application\/grpc(?=$|\+|;)/i.test(contentType)) return "grpc";
+  return "connect";
+}
+
+/** A refusal before any handler: gRPC and gRPC-Web say it in their status (HTTP 200), Connect in its error body. */
+function refusal(wire: Wire, reason: FrontDoorReason, message: string, connectStatus: number): UniversalServerResponse {
+  const error = frontDoorError(message, frontDoorCodes[reason], reason);
+  if (wire === "connect") {
+    const body = errorToJsonBytes(error, jsonWriteOptions);
+    const header = new Headers({ "content-type": "application/json", "content-length": String(body.byteLength) });
+    return { status: connectStatus, header, body: iterable([body]) };
+  }
+  const status = setTrailerStatus(new Headers(), error);
+  specGrpcStatus(status);
+  if (wire === "grpc") {
+    return { status: 200, header: new Headers({ "content-type": "application/grpc" }), body: iterable([]), trailer: status };
+  }
+  return { status: 200, header: new Headers({ "content-type": "application/grpc-web+proto" }), body: iterable([envelope(GRPC_WEB_TRAILERS, trailerBlock(status))]) };
+}
+
+function iterable(chunks: Uint8Array[]): AsyncIterable<Uint8Array> {
+  return (async function* () {
+    yield* chunks;
+  })();
+}
+
+/** The answer with its errors in the form the protocol's spec and clients expect (wire-errors.ts). */
+async function specErrors(wire: Wire, res: UniversalServerResponse): Promise<UniversalServerResponse> {
+  const header = res.header ?? new Headers();
+  const contentType = header.get("content-type") ?? "";
+  if (res.status === 415 && wire === "connect" && !contentType) return refusal(wire, "UNSUPPORTED_MEDIA_TYPE", "content type not supported by this procedure; use application/json or application/proto", 415);
+  if (res.status === 405 && wire === "connect" && !contentType) return refusal(wire, "METHOD_NOT_ALLOWED", "HTTP method not allowed for this procedure", 405);
+  if (!res.body) return res;
+  if (/^application\/grpc-web/i.test(contentType)) return { ...res, body: fixingGrpcWebTrailers(res.body, header.get("grpc-encoding")) };
+  if (/^application\/grpc/i.test(contentType)) {
+    if (header.get("grpc-status") !== null) specGrpcStatus(header);
+    return res.trailer ? { ...res, body: fixingGrpcTrailers(res.body, res.trailer) } : res;
+  }
+  if (/^application\/connect\+/i.test(contentType)) return { ...res, body: fixingConnectEndStream(res.body, header.get("connect-content-encoding")) };
+  if (res.status !== 200 && /^application\/json/i.test(contentType)) return { ...res, body: iterable([await fixingConnectUnaryError(res.body, header)]) };
+  return res;
+}
+
+async function answer(handlers: Map<string, UniversalHandler>, path: string, request: UniversalServerRequest): Promise<UniversalServerResponse> {
+  const contentType = request.header.get("content-type");
+  const wire = wireOf(contentType);
+  const text = isGrpcWebText(contentType);
+  if (text && contentType !== null) {
+    // The runtime serves binary gRPC-Web only: the text form is translated on the way in and out.
+    request.header.set("content-type", binaryContentType(contentType));
+    request.header.delete("content-length");
+    request = { ...request, body: decodeGrpcWebText(request.body as AsyncIterable<Uint8Array>) };
+  }
+  const handler = handlers.get(path);
+  const raw = handler ? await handler(request) : refusal(wire, "UNKNOWN_PROCEDURE", `unknown procedure ${path}`, 404);
+  const res = await specErrors(wire, raw);
+  if (!text || !res.body) return res;
+  const header = res.header ?? new Headers();
+  header.set("content-type", textContentType(header.get("content-type") ?? "application/grpc-web+proto"));
+  return { ...res, header, body: encodeGrpcWebText(res.body) };
+}
+
+/**
+ * The RPC front door: connect-node's adapter (route lookup, Node request and response) with what
+ * each protocol promises its clients added around the runtime: spec-encoded gRPC status messages,
+ * an ErrorInfo on every error, UNIMPLEMENTED in gRPC's own terms for unknown procedures, Connect
+ * error bodies for 404/405/415, and application/grpc-web-text.
+ */
+export function createRpcHandler(options: RpcHandlerOptions): (req: Req, res: Res) => void {
+  const router = createConnectRouter({ acceptCompression: [compressionGzip, compressionBrotli], ...options });
+  options.routes(router);
+  const handlers = new Map(router.handlers.map((h) => [h.requestPath, h]));
+  return (req, res) => {
+    const path = (req.url ?? "").split("?", 2)[0];
+    const request = universalRequestFromNodeRequest(req, res, undefined, options.contextValues?.(req));
+    answer(handlers, path, request)
+      .then((response) => universalResponseToNodeResponse(response, res))
+      .catch((reason: unknown) => {
+        if (ConnectError.from(reason).code === Code.Aborted) return;
+        options.logger.error({ err: reason, path }, "rpc: could not answer");
+      });
+  };
+}

@@ -1,0 +1,161 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { toBinary } from "@bufbuild/protobuf";
+import { base64Encode } from "@bufbuild/protobuf/wire";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { codeFromString } from "@connectrpc/connect/protocol-connect";
+import { findTrailerError, headerGrpcMessage, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
+import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
+import { reasonForRuntimeError } from "../error-codes.js";
+import { errorInfo } from "../errors.js";
+import { encodeGrpcMessage } from "./grpc-message.js";
+
+/**
+ * Errors as each protocol's spec writes them, whoever raised them. Handler errors already carry an
+ * ErrorInfo (the error interceptor); errors the runtime raises before any interceptor (a body over
+ * the limit, one that does not decode) get theirs here, from their code.
+ */
+
+const ERROR_INFO = ErrorInfoSchema.typeName;
+
+/** Envelope flags (gRPC-Web trailers, Connect end of stream) and the per-message compression bit. */
+export const GRPC_WEB_TRAILERS = 0x80;
+const CONNECT_END_STREAM = 0x02;
+const COMPRESSED = 0x01;
+
+/** The runtime's decompression is not reachable from here; only what it negotiates is needed. */
+function inflate(data: Uint8Array, encoding: string | null): Uint8Array | undefined {
+  if (encoding === null || encoding === "identity") return data;
+  if (encoding === "gzip") return gunzipSync(data);
+  if (encoding === "br") return brotliDecompressSync(data);
+  return undefined;
+}
+
+/** grpc-status / grpc-message / grpc-status-details-bin, in trailers or a trailers-only header. */
+export function specGrpcStatus(fields: Headers): void {
+  const error = findTrailerError(fields);
+  if (!error) return;
+  if (error.findDetails(ErrorInfoSchema).length === 0) {
+    error.details.push(errorInfo(reasonForRuntimeError(error.code)));
+    setTrailerStatus(fields, error);
+  }
+  fields.set(headerGrpcMessage, encodeGrpcMessage(error.rawMessage));
+}
+
+/** A gRPC answer whose trailers are final once its body has been read to the end. */
+export async function* fixingGrpcTrailers(body: AsyncIterable<Uint8Array>, trailer: Headers): AsyncGenerator<Uint8Array> {
+  try {
+    yield* body;
+  } finally {
+    specGrpcStatus(trailer);
+  }
+}
+
+type JsonError = { code?: unknown; details?: { type?: unknown }[] };
+
+/** A Connect error object (unary body or end-of-stream `error`) with an ErrorInfo added when it has none. */
+function withErrorInfo(error: JsonError, code: Code): void {
+  const details = Array.isArray(error.details) ? error.details : [];
+  if (details.some((d) => d?.type === ERROR_INFO)) return;
+  const info = errorInfo(reasonForRuntimeError(code)).value;
+  error.details = [...details, { type: ERROR_INFO, value: base64Encode(toBinary(ErrorInfoSchema, info), "std_raw") } as { type: string }];
+}
+
+function codeOf(name: unknown): Code {
+  return (typeof name === "string" && codeFromString(name)) || Code.Unknown;
+}
+
+function rewriteJson(data: Uint8Array, edit: (value: Record<string, unknown>) => void): Uint8Array {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(data).toString("utf8"));
+  } catch {
+    return data;
+  }
+  if (typeof value !== "object" || value === null) return data;
+  edit(value as Record<string, unknown>);
+  return Buffer.from(JSON.stringify(value), "utf8");
+}
+
+function connectErrorBody(data: Uint8Array): Uint8Array {
+  return rewriteJson(data, (error) => withErrorInfo(error, codeOf(error.code)));
+}
+
+function connectEndStream(data: Uint8Array): Uint8Array {
+  return rewriteJson(data, (end) => {
+    const error = end.error as JsonError | undefined;
+    if (error && typeof error === "object") withErrorInfo(error, codeOf(error.code));
+  });
+}
+
+/** A gRPC-Web trailer block: CRLF-separated fields, as connect-es writes and parses them. */
+function grpcWebTrailers(data: Uint8Array): Uint8Array {
+  const fields = new Headers();
+  for (const line of Buffer.from(data).toString("utf8").split("\r\n")) {
+    const colon = line.indexOf(":");
+    if (colon > 0) fields.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  if (fields.get("grpc-status") === null || fields.get("grpc-status") === "0") return data;
+  specGrpcStatus(fields);
+  return trailerBlock(fields);
+}
+
+export function trailerBlock(fields: Headers): Uint8Array {
+  let block = "";
+  fields.forEach((value, key) => (block += `${key}: ${value}\r\n`));
+  return Buffer.from(block, "utf8");
+}
+
+export function envelope(flags: number, data: Uint8Array): Uint8Array {
+  const framed = Buffer.alloc(5 + data.byteLength);
+  framed[0] = flags;
+  framed.writeUInt32BE(data.byteLength, 1);
+  framed.set(data, 5);
+  return framed;
+}
+
+/**
+ * The body's envelopes, each as one chunk (as the runtime writes them), with the one that ends the
+ * stream rewritten; a compressed one is sent uncompressed, which its flag says.
+ */
+async function* rewriteLastEnvelope(body: AsyncIterable<Uint8Array>, flag: number, encoding: string | null, rewrite: (data: Uint8Array) => Uint8Array): AsyncGenerator<Uint8Array> {
+  let buffer: Buffer = Buffer.alloc(0);
+  for await (const chunk of body) {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    buffer = buffer.length === 0 ? bytes : Buffer.concat([buffer, bytes]);
+    while (buffer.length >= 5 && buffer.length >= 5 + buffer.readUInt32BE(1)) {
+      const end = 5 + buffer.readUInt32BE(1);
+      const framed = buffer.subarray(0, end);
+      buffer = buffer.subarray(end);
+      const flags = framed[0];
+      const data = (flags & flag) === flag ? inflate(framed.subarray(5), flags & COMPRESSED ? encoding : null) : undefined;
+      yield data === undefined ? framed : envelope(flags & ~COMPRESSED, rewrite(data));
+    }
+  }
+  if (buffer.length > 0) yield buffer;
+}
+
+export function fixingGrpcWebTrailers(body: AsyncIterable<Uint8Array>, encoding: string | null): AsyncGenerator<Uint8Array> {
+  return rewriteLastEnvelope(body, GRPC_WEB_TRAILERS, encoding, grpcWebTrailers);
+}
+
+export function fixingConnectEndStream(body: AsyncIterable<Uint8Array>, encoding: string | null): AsyncGenerator<Uint8Array> {
+  return rewriteLastEnvelope(body, CONNECT_END_STREAM, encoding, connectEndStream);
+}
+
+/** A Connect unary error body, read whole (it is small), decompressed when it was compressed. */
+export async function fixingConnectUnaryError(body: AsyncIterable<Uint8Array>, header: Headers): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  const whole = Buffer.concat(chunks);
+  const data = inflate(whole, header.get("content-encoding"));
+  if (data === undefined) return whole;
+  header.delete("content-encoding");
+  const fixed = connectErrorBody(data);
+  header.set("content-length", String(fixed.byteLength));
+  return fixed;
+}
+
+/** An error the front door raises itself, as a ConnectError with its ErrorInfo. */
+export function frontDoorError(message: string, code: Code, reason: string): ConnectError {
+  return new ConnectError(message, code, undefined, [errorInfo(reason)]);
+}

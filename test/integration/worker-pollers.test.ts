@@ -1,0 +1,63 @@
+/**
+ * The worker runs with the pollers its configuration names: the compiled options the SDK hands
+ * sdk-core, as the running worker process logs them at start, for the suite's worker (defaults)
+ * and for a worker of this test's own started with other settings. Before, the configured polls
+ * went to `maxConcurrentWorkflowTaskPolls`, which @temporalio/worker 1.24 never reads: every
+ * worker polled the normal queue, the one each upload's first workflow task arrives on, once.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { parseConfig } from "../../src/config.js";
+import { pollerOptions } from "../../src/adapters/temporal/worker-pollers.js";
+import { ProcessSupervisor } from "../support/process-supervisor.js";
+
+let own: ProcessSupervisor | undefined;
+
+afterAll(async () => {
+  await own?.stopAll();
+});
+
+/** The pollers of the running worker's "worker started" line (the last, if it restarted). */
+function startedWith(log: string): unknown {
+  const started = readFileSync(log, "utf8")
+    .split("\n")
+    .filter((line) => line.includes('"worker started"'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .at(-1);
+  if (!started) throw new Error(`no "worker started" line in ${log}`);
+  return { workflowTaskPollerBehavior: started.workflowTaskPollerBehavior, activityTaskPollerBehavior: started.activityTaskPollerBehavior };
+}
+
+describe("worker pollers", () => {
+  it("the suite's worker runs with the configured autoscaling pollers: at least two on each workflow task queue", () => {
+    const env = inject("stackEnv");
+    const running = startedWith(path.join(inject("logDir"), "worker.log"));
+    expect(running).toEqual(pollerOptions(parseConfig(env).worker));
+    expect(running).toMatchObject({ workflowTaskPollerBehavior: { type: "autoscaling", minimum: 2 } });
+  });
+
+  it("a worker started with other poller settings runs with those", { timeout: 180_000 }, async () => {
+    const dir = path.join(process.cwd(), ".test-data", `pollers-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    const settings = {
+      WORKER_WORKFLOW_TASK_POLLERS_MIN: "3",
+      WORKER_WORKFLOW_TASK_POLLERS_INITIAL: "5",
+      WORKER_WORKFLOW_TASK_POLLERS_MAX: "6",
+      WORKER_ACTIVITY_TASK_POLLERS_MIN: "2",
+      WORKER_ACTIVITY_TASK_POLLERS_INITIAL: "3",
+      WORKER_ACTIVITY_TASK_POLLERS_MAX: "7",
+    };
+    own = new ProcessSupervisor(
+      process.cwd(),
+      // Its own queues and no schedules: it takes no work from the suite's worker.
+      { ...inject("stackEnv"), METRICS_PORT: "0", TEMPORAL_TASK_QUEUE: `pollers-${process.pid}`, WEBHOOK_TASK_QUEUE: `pollers-${process.pid}-webhooks`, WORKER_SCHEDULES: "false", ...settings },
+      dir,
+    );
+    await own.startWorker();
+    expect(startedWith(path.join(dir, "worker.log"))).toEqual({
+      workflowTaskPollerBehavior: { type: "autoscaling", minimum: 3, initial: 5, maximum: 6 },
+      activityTaskPollerBehavior: { type: "autoscaling", minimum: 2, initial: 3, maximum: 7 },
+    });
+  });
+});
