@@ -77,6 +77,9 @@ export interface WebhookConfig {
   taskQueue: string;
   maxConcurrentActivities: number;
   maxConcurrentWorkflowTasks: number;
+  /** Not configured on their own: derived from the two above by the main worker's default rules. */
+  workflowTaskPollers: PollerSettings;
+  activityTaskPollers: PollerSettings;
   /** After a rotation, deliveries are signed with the old secret too for this long. */
   secretOverlapSeconds: number;
   secretKeys: WebhookSecretKeys;
@@ -130,6 +133,10 @@ export interface HttpLimitsConfig {
     sessionIdleTimeoutSeconds: number;
     /** The client must acknowledge the server's SETTINGS by then (RFC 9113 §6.5.3). */
     settingsTimeoutSeconds: number;
+    /** A session with open streams, all quiet, is sent a PING this often (src/rpc/http2-pings.ts)... */
+    pingIntervalSeconds: number;
+    /** ...and closed when one is not answered by then: a quiet call lasts as long as its client. */
+    pingTimeoutSeconds: number;
     maxConcurrentStreams: number;
     maxSessionMemoryMegabytes: number;
   };
@@ -154,6 +161,8 @@ export interface Config {
   port: number;
   metrics: MetricsConfig;
   logLevel: string;
+  /** LOG_FORMAT: `json` or `pretty`; unset, the logger picks (pretty on a terminal). */
+  logFormat?: "json" | "pretty";
   databaseUrl: string;
   storage: StorageConfig;
   temporal: { address: string; namespace: string; taskQueue: string; uiUrl?: string };
@@ -222,19 +231,19 @@ export interface WorkerConfig {
   maxConcurrentWorkflowTaskExecutions: number;
   maxConcurrentLocalActivityExecutions: number;
   maxConcurrentActivityTaskExecutions: number;
-  /**
-   * Autoscaling long polls (src/adapters/temporal/worker-pollers.ts). Workflow tasks: per queue,
-   * the normal one every upload's first task arrives on and the worker's sticky one.
-   */
+  /** Long polls (src/adapters/temporal/worker-pollers.ts). */
   workflowTaskPollers: PollerSettings;
   activityTaskPollers: PollerSettings;
 }
 
 /**
- * Polls held open: never fewer than `minimum`, `initial` until the server suggests scaling (a
- * server that never does keeps `initial`), never more than `maximum`.
+ * Polls held open. Autoscaling: never fewer than `minimum`, `initial` until the server suggests
+ * scaling (a server that never does keeps `initial`), never more than `maximum`, on each workflow
+ * queue (the normal one every upload's first task arrives on, and the sticky one). Otherwise a
+ * simple maximum of `maximum` polls, which sdk-core splits a fifth to the normal queue.
  */
 export interface PollerSettings {
+  autoscaling: boolean;
   minimum: number;
   initial: number;
   maximum: number;
@@ -277,6 +286,12 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (raw === "true" || raw === "1") return true;
   if (raw === "false" || raw === "0") return false;
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function logFormat(env: Env): "json" | "pretty" | undefined {
+  const raw = optional(env, "LOG_FORMAT")?.toLowerCase();
+  if (raw === undefined || raw === "json" || raw === "pretty") return raw;
+  throw new ConfigError("LOG_FORMAT", `must be json or pretty, got "${raw}"`);
 }
 
 function url(env: Env, name: string, value: string, protocols: string[]): string {
@@ -396,12 +411,29 @@ function parseWorker(env: Env, developmentMode: boolean): WorkerConfig {
     maxConcurrentWorkflowTaskExecutions: workflowTasks,
     maxConcurrentLocalActivityExecutions: integer(env, "WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES", 2 * workflowTasks),
     maxConcurrentActivityTaskExecutions: activities,
-    // Two polls at least on the normal queue, so an upload's first workflow task never waits for
-    // one poll's round trip; half the slots each for the normal and the sticky queue to start.
-    workflowTaskPollers: pollers(env, "WORKER_WORKFLOW_TASK_POLLERS", "WORKER_MAX_WORKFLOW_TASK_POLLS", workflowTasks, { minimum: 2, initial: Math.floor(workflowTasks / 2) }),
-    // As many as the SDK's fixed default, min(10, slots), until the server suggests otherwise.
-    activityTaskPollers: pollers(env, "WORKER_ACTIVITY_TASK_POLLERS", "WORKER_MAX_ACTIVITY_TASK_POLLS", activities, { minimum: 1, initial: Math.min(10, activities) }),
+    workflowTaskPollers: pollers(env, "WORKER_WORKFLOW_TASK_POLLERS", "WORKER_MAX_WORKFLOW_TASK_POLLS", workflowTasks, workflowPollerDefaults(workflowTasks)),
+    activityTaskPollers: pollers(env, "WORKER_ACTIVITY_TASK_POLLERS", "WORKER_MAX_ACTIVITY_TASK_POLLS", activities, activityPollerDefaults(activities)),
   };
+}
+
+/**
+ * Workflow tasks: a simple maximum by default. Autoscaling (two polls at least on the normal
+ * queue, half the slots each to start) dispatched new uploads faster on an idle worker, but under
+ * 200 concurrent uploads on two cores it took first workflow tasks the worker could not finish
+ * within the 10 s task timeout, and sdk-core then logged "Trying to send a new WFT for a run which
+ * already has one" (load.test.ts on the real server): tasks waiting in the server's queue cost
+ * nothing, tasks waiting in a saturated worker time out. So it is opt-in until measured per host.
+ */
+const workflowPollerDefaults = (slots: number) => ({ autoscaling: false, minimum: 2, initial: Math.floor(slots / 2) });
+/** Autoscaling from as many as the SDK's fixed default, min(10, slots); activities have no task timeout of that kind. */
+const activityPollerDefaults = (slots: number) => ({ autoscaling: true, minimum: 1, initial: Math.min(10, slots) });
+
+type PollerDefaults = ReturnType<typeof workflowPollerDefaults>;
+
+/** What `pollers` gives when nothing is configured: the defaults, within `slots`. */
+function derivedPollers(slots: number, defaults: PollerDefaults): PollerSettings {
+  const minimum = Math.min(defaults.minimum, slots);
+  return { autoscaling: defaults.autoscaling, minimum, initial: Math.min(Math.max(defaults.initial, minimum), slots), maximum: slots };
 }
 
 /**
@@ -409,7 +441,7 @@ function parseWorker(env: Env, developmentMode: boolean): WorkerConfig {
  * `retired` is refused rather than ignored: @temporalio/worker 1.24 never read it, and whoever
  * set it expects it to matter.
  */
-function pollers(env: Env, prefix: string, retired: string, slots: number, defaults: { minimum: number; initial: number }): PollerSettings {
+function pollers(env: Env, prefix: string, retired: string, slots: number, defaults: PollerDefaults): PollerSettings {
   if (optional(env, retired) !== undefined) throw new ConfigError(retired, `is no longer read (it never reached the SDK); use ${prefix}_MIN, _INITIAL and _MAX`);
   const minimum = integer(env, `${prefix}_MIN`, Math.min(defaults.minimum, slots));
   const maximum = integer(env, `${prefix}_MAX`, slots);
@@ -417,11 +449,12 @@ function pollers(env: Env, prefix: string, retired: string, slots: number, defau
   if (maximum > slots) throw new ConfigError(`${prefix}_MAX`, `must be at most the matching concurrent executions (${slots})`);
   if (minimum > maximum) throw new ConfigError(`${prefix}_MIN`, `must be at most ${prefix}_MAX (${maximum})`);
   if (initial < minimum || initial > maximum) throw new ConfigError(`${prefix}_INITIAL`, `must be between ${prefix}_MIN (${minimum}) and ${prefix}_MAX (${maximum})`);
-  return { minimum, initial, maximum };
+  return { autoscaling: boolean(env, `${prefix}_AUTOSCALING`, defaults.autoscaling), minimum, initial, maximum };
 }
 
 function parseWebhooks(env: Env, developmentMode: boolean, mainTaskQueue: string): WebhookConfig {
   const maxConcurrentActivities = integer(env, "WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES", 20);
+  const maxConcurrentWorkflowTasks = integer(env, "WEBHOOK_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS", 4, 2);
   return {
     allowPrivateUrls: boolean(env, "WEBHOOK_ALLOW_PRIVATE_URLS", developmentMode),
     dispatchIntervalSeconds: integer(env, "WEBHOOK_DISPATCH_INTERVAL_SECONDS", 5),
@@ -433,7 +466,9 @@ function parseWebhooks(env: Env, developmentMode: boolean, mainTaskQueue: string
     maxInFlightPerTenant: integer(env, "WEBHOOK_MAX_IN_FLIGHT_PER_TENANT", defaultTenantShare(maxConcurrentActivities)),
     taskQueue: optional(env, "WEBHOOK_TASK_QUEUE") ?? `${mainTaskQueue}-webhooks`,
     maxConcurrentActivities,
-    maxConcurrentWorkflowTasks: integer(env, "WEBHOOK_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS", 4, 2),
+    maxConcurrentWorkflowTasks,
+    workflowTaskPollers: derivedPollers(maxConcurrentWorkflowTasks, workflowPollerDefaults(maxConcurrentWorkflowTasks)),
+    activityTaskPollers: derivedPollers(maxConcurrentActivities, activityPollerDefaults(maxConcurrentActivities)),
     secretOverlapSeconds: integer(env, "WEBHOOK_SECRET_OVERLAP_SECONDS", 24 * 3600, 0),
     secretKeys: parseWebhookSecretKeys(env, developmentMode),
   };
@@ -498,6 +533,8 @@ function parseHttpLimits(env: Env, completeWaitSeconds: number): HttpLimitsConfi
     http2: {
       sessionIdleTimeoutSeconds: integer(env, "HTTP2_SESSION_IDLE_TIMEOUT_SECONDS", 60),
       settingsTimeoutSeconds: integer(env, "HTTP2_SETTINGS_TIMEOUT_SECONDS", 10),
+      pingIntervalSeconds: integer(env, "HTTP2_PING_INTERVAL_SECONDS", 30),
+      pingTimeoutSeconds: integer(env, "HTTP2_PING_TIMEOUT_SECONDS", 10),
       maxConcurrentStreams: integer(env, "HTTP2_MAX_CONCURRENT_STREAMS", 100),
       maxSessionMemoryMegabytes: integer(env, "HTTP2_MAX_SESSION_MEMORY_MB", 10),
     },
@@ -587,6 +624,7 @@ export function parseConfig(env: Env): Config {
     port: integer(env, "PORT", 8080, 0),
     metrics: { host: optional(env, "METRICS_HOST") ?? "127.0.0.1", port: integer(env, "METRICS_PORT", 9464, 0) },
     logLevel: optional(env, "LOG_LEVEL") ?? "info",
+    logFormat: logFormat(env),
     databaseUrl: url(env, "DATABASE_URL", required(env, "DATABASE_URL"), ["postgres:", "postgresql:"]),
     storage: parseStorage(env),
     temporal: {

@@ -2,10 +2,13 @@ import { AppError } from "./errors.js";
 import { isUuid } from "./ids.js";
 import { isStorableTime } from "./storable-time.js";
 
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
+
 /** AIP-158 page sizes: default 50, at most 500. */
 export function pageSizeOf(requested: number): number {
-  if (!requested || requested <= 0) return 50;
-  return Math.min(requested, 500);
+  if (!requested || requested <= 0) return DEFAULT_PAGE_SIZE;
+  return Math.min(requested, MAX_PAGE_SIZE);
 }
 
 /** A keyset position: the time a row is ordered by, and its id where times are equal. */

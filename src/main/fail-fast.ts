@@ -13,7 +13,11 @@ export function configOrExit(env: Env = readEnv()): Config {
   }
 }
 
-/** Runs `stop` once on SIGINT/SIGTERM, then exits. */
+/**
+ * Runs `stop` once on SIGINT/SIGTERM/SIGHUP, then exits. SIGHUP (the terminal closed) too: its
+ * default would end this process on the spot, leaving the servers `npm start` runs in their own
+ * process groups (src/stack/process.ts) without anyone to stop them.
+ */
 export function onShutdown(stop: () => Promise<void>): void {
   let stopping = false;
   const handler = (signal: string) => {
@@ -28,4 +32,5 @@ export function onShutdown(stop: () => Promise<void>): void {
   };
   process.on("SIGINT", () => handler("SIGINT"));
   process.on("SIGTERM", () => handler("SIGTERM"));
+  process.on("SIGHUP", () => handler("SIGHUP"));
 }

@@ -6,7 +6,7 @@ import { warnIfDevelopmentMode } from "./development-mode.js";
 import { configOrExit, onShutdown } from "./fail-fast.js";
 
 const config = configOrExit();
-const logger = createLogger(config.logLevel, "api");
+const logger = createLogger(config.logLevel, "api", config.logFormat);
 warnIfDevelopmentMode(config, logger);
 const tracing = startTracing({ serviceName: "files-and-fields-api", endpoint: config.otlpEndpoint });
 const api = await startApi(config, logger, tracing);

@@ -1,6 +1,6 @@
 /**
  * `npm run stack`: starts PostgreSQL, MinIO and Temporal on loopback for whatever the
- * environment does not configure (data in ./.data, fixed default ports), prints where they are
+ * environment does not configure (data in ./.data or STACK_DATA_DIR, fixed default ports), prints where they are
  * and what to export (DEVELOPMENT_MODE=true included: a local stack is for development), then runs
  * until Ctrl-C / SIGTERM, which stops everything it started.
  */
@@ -11,7 +11,7 @@ import { loadStack } from "../stack/load-stack.js";
 
 const log = (line: string) => console.log(line);
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const dataDir = path.join(process.cwd(), ".data");
+const dataDir = process.env.STACK_DATA_DIR?.trim() || path.join(process.cwd(), ".data");
 
 const { startStack } = await loadStack();
 

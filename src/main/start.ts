@@ -2,7 +2,7 @@
  * `npm start`: everything the service needs on loopback. What the environment configures is
  * used; an embedded default is started for the rest (PostgreSQL, MinIO, Temporal dev server with
  * its UI, Redis for the definition cache). Then migrations, the API and the worker.
- * Ctrl-C stops everything it started; a second start reuses `.data/`. It asks for development
+ * Ctrl-C stops everything it started; a second start reuses `.data/` (or STACK_DATA_DIR). It asks for development
  * mode (DEVELOPMENT_MODE=true unless the environment says otherwise): the demo page, development
  * tokens, webhooks to local receivers.
  */
@@ -21,7 +21,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const { startStack } = await loadStack();
 const stack = await startStack({
   projectRoot,
-  dataDir: path.join(projectRoot, ".data"),
+  dataDir: process.env.STACK_DATA_DIR?.trim() || path.join(projectRoot, ".data"),
   env: process.env,
   ports: "defaults",
   log: (line) => say(`  ${line}`),
@@ -31,7 +31,7 @@ const stack = await startStack({
 });
 Object.assign(process.env, stack.env);
 const config = configOrExit({ DEVELOPMENT_MODE: "true", ...process.env, ...stack.env });
-const logger = createLogger(config.logLevel, "files-and-fields");
+const logger = createLogger(config.logLevel, "files-and-fields", config.logFormat);
 warnIfDevelopmentMode(config, logger);
 const tracing = startTracing({ serviceName: "files-and-fields", endpoint: config.otlpEndpoint });
 const api = await startApi(config, logger, tracing);
@@ -44,7 +44,9 @@ say("ready");
 
 onShutdown(async () => {
   say("stopping…");
-  await Promise.allSettled([api.close(), worker.stop()]);
+  // The API and worker first: they hold connections to the stack's servers.
+  await Promise.allSettled([api.close().then(() => say("  API: stopped")), worker.stop().then(() => say("  worker: stopped"))]);
   await tracing?.shutdown();
   await stack.stop();
+  say("stopped");
 });

@@ -5,6 +5,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { logScheduleOutcome } from "./schedule-outcome-log.js";
 import { WebhookOutboxStore } from "../adapters/postgres/webhook-outbox-store.js";
+import { pollerOptions } from "../adapters/temporal/worker-pollers.js";
 import { ensureWebhookDispatchSchedule, WEBHOOK_DISPATCH_SCHEDULE_ID, WebhookDeliveryClient } from "../adapters/temporal/webhook-delivery-client.js";
 import { createWebhookSender } from "../adapters/webhooks/http-sender.js";
 import { SecretCipher } from "../adapters/webhooks/secret-cipher.js";
@@ -62,7 +63,12 @@ export async function createWebhookWorker(
     maxConcurrentActivityTaskExecutions: settings.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: settings.maxConcurrentWorkflowTasks,
     maxConcurrentLocalActivityExecutions: settings.maxConcurrentWorkflowTasks,
+    ...pollerOptions(settings),
   });
+  // As the main worker does: the pollers as the SDK compiled them, the ones it hands sdk-core
+  // (not "... started": the supervisors wait for the main worker's "worker started" line).
+  const { workflowTaskPollerBehavior, activityTaskPollerBehavior } = worker.options;
+  logger.info({ taskQueue: settings.taskQueue, workflowTaskPollerBehavior, activityTaskPollerBehavior }, "webhook worker created");
   return {
     worker,
     activities,

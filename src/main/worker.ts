@@ -6,7 +6,7 @@ import { configOrExit, onShutdown } from "./fail-fast.js";
 import { startWorker } from "./worker-runtime.js";
 
 const config = configOrExit();
-const logger = createLogger(config.logLevel, "worker");
+const logger = createLogger(config.logLevel, "worker", config.logFormat);
 warnIfDevelopmentMode(config, logger);
 const tracing = startTracing({ serviceName: "files-and-fields-worker", endpoint: config.otlpEndpoint });
 const worker = await startWorker(config, logger, tracing);

@@ -2,6 +2,7 @@ import type http from "node:http";
 import http2 from "node:http2";
 import type { Socket } from "node:net";
 import type { HttpLimitsConfig } from "../config.js";
+import { pingWhileQuiet } from "./http2-pings.js";
 
 const ms = (seconds: number) => seconds * 1000;
 
@@ -54,11 +55,15 @@ const cancel = (stream: http2.ServerHttp2Stream) => stream.close(http2.constants
 
 /**
  * A stream whose request has not fully arrived within the request timeout is cancelled, as is
- * one silent in both directions for the idle timeout. Answers may take longer: a streaming
- * answer that keeps sending is never cut.
+ * one silent in both directions for the idle timeout while an answer waits that the client does
+ * not take (a reader that stopped reading). Answers may take longer: a streaming answer that keeps
+ * sending is never cut, nor is a quiet one with nothing to send (a health Watch between changes,
+ * a call waiting for a scan): the session's pings tell whether its client is still there.
  */
 function limitStream(stream: http2.ServerHttp2Stream, limits: HttpLimitsConfig): void {
-  stream.setTimeout(ms(limits.idleTimeoutSeconds), () => cancel(stream));
+  stream.setTimeout(ms(limits.idleTimeoutSeconds), () => {
+    if (stream.writableLength > 0) cancel(stream);
+  });
   if (stream.endAfterHeaders) return;
   const deadline = setTimeout(() => cancel(stream), ms(limits.requestTimeoutSeconds)).unref();
   const arrived = () => clearTimeout(deadline);
@@ -68,22 +73,27 @@ function limitStream(stream: http2.ServerHttp2Stream, limits: HttpLimitsConfig):
 
 /**
  * A session must acknowledge the server's SETTINGS in time, and one without open streams is
- * closed with GOAWAY once idle (sessions with open streams are left to their streams' bounds:
- * a long quiet call is not cut).
+ * closed with GOAWAY once idle. Sessions with open streams are left to their streams' bounds (a
+ * long quiet call is not cut) and, while every one of them is quiet, to pings: one whose client
+ * stops answering them is closed. Not while an answer waits: Node times out a stream with
+ * pending writes only when its session sent nothing since, so a ping would shield a reader that
+ * stopped reading (that stream's timeout comes first, then the pings).
  */
 function limitSession(session: http2.ServerHttp2Session, limits: HttpLimitsConfig): void {
   const unacknowledged = setTimeout(() => session.destroy(), ms(limits.http2.settingsTimeoutSeconds)).unref();
   session.once("localSettings", () => clearTimeout(unacknowledged));
   session.once("close", () => clearTimeout(unacknowledged));
-  let openStreams = 0;
+  const open = new Set<http2.ServerHttp2Stream>();
   session.on("stream", (stream: http2.ServerHttp2Stream) => {
-    openStreams++;
-    stream.once("close", () => openStreams--);
+    open.add(stream);
+    stream.once("close", () => open.delete(stream));
     limitStream(stream, limits);
   });
   session.setTimeout(ms(limits.http2.sessionIdleTimeoutSeconds), () => {
-    if (openStreams === 0) session.close();
+    if (open.size === 0) session.close();
   });
+  const allQuiet = () => open.size > 0 && [...open].every((stream) => stream.writableLength === 0);
+  pingWhileQuiet(session, allQuiet, ms(limits.http2.pingIntervalSeconds), ms(limits.http2.pingTimeoutSeconds));
 }
 
 export function enforceHttp2Limits(h2: http2.Http2Server, limits: HttpLimitsConfig): void {

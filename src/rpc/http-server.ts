@@ -33,6 +33,8 @@ export interface RunningHttpServer {
 
 const HTTP2_PREFACE_START = "PRI ";
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** Routine liveness/readiness probes: the HTTP ones and gRPC health's Check. */
+const PROBES = new Set(["/healthz", "/readyz", "/grpc.health.v1.Health/Check"]);
 
 function writeJson(res: Res, status: number, body: unknown): void {
   (res as ServerResponse).writeHead(status, { "content-type": "application/json" });
@@ -69,6 +71,7 @@ function dispatcher(options: HttpServerOptions, inFlight: InFlight): RequestHand
     req.headers["x-request-id"] = requestId;
     res.setHeader("x-request-id", requestId);
     const started = performance.now();
+    const path = (req.url ?? "/").split("?")[0];
     const trace: TraceIdSlot = {};
     inFlight.count++;
     inFlight.responses.add(res);
@@ -77,9 +80,11 @@ function dispatcher(options: HttpServerOptions, inFlight: InFlight): RequestHand
       inFlight.count--;
       inFlight.responses.delete(res);
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
-      logger.info({ requestId, traceId: trace.traceId, method: req.method, path: req.url, status: res.statusCode, durationMs }, "request");
+      const line = { requestId, traceId: trace.traceId, method: req.method, path: req.url, status: res.statusCode, durationMs };
+      // Probes run every few seconds: at info they would bury every other line.
+      if (PROBES.has(path)) logger.debug(line, "request");
+      else logger.info(line, "request");
     });
-    const path = (req.url ?? "/").split("?")[0];
     try {
       if (path === "/healthz") return writeJson(res, 200, { status: "ok" });
       if (path === "/readyz") return await answerReadiness(options, requestId, res);

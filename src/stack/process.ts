@@ -1,6 +1,11 @@
 /**
  * A server child process whose output goes to its log file, and that can be stopped politely:
- * SIGTERM, then SIGKILL after a grace period.
+ * SIGTERM (or the server's own "stop now" signal), then SIGKILL after a grace period.
+ *
+ * Each child runs in its own process group: Ctrl-C in a terminal sends SIGINT to the whole
+ * foreground group, and a child that got it too would stop on its own (MinIO exits 0, PostgreSQL
+ * shuts down) before the API and worker have let go of it, and look like a crash to us. Only this
+ * process stops them, in order.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
@@ -20,8 +25,13 @@ export interface ChildOptions {
   env?: NodeJS.ProcessEnv;
   logDir: string;
   log: Log;
-  /** Milliseconds between SIGTERM and SIGKILL. */
+  /** Milliseconds between the stop signal and SIGKILL. */
   stopGraceMs?: number;
+  /** The signal that stops the server promptly; SIGTERM unless the server reads it otherwise. */
+  stopSignal?: NodeJS.Signals;
+  /** Run as this user and group (PostgreSQL refuses root). */
+  uid?: number;
+  gid?: number;
 }
 
 export interface Child {
@@ -53,6 +63,9 @@ export function spawnLogged(options: ChildOptions): Child {
     child = spawn(options.command, options.args, {
       env: options.env ?? process.env,
       stdio: ["ignore", fd, fd],
+      detached: true,
+      uid: options.uid,
+      gid: options.gid,
     });
   } finally {
     closeSync(fd);
@@ -73,14 +86,15 @@ export function spawnLogged(options: ChildOptions): Child {
   exited.then((exit) => {
     if (!stopping) options.log(`${options.name} exited unexpectedly (${describeExit(exit)}); see ${logFile}`);
   });
-  killWhenParentExits(child);
+  const stopSignal = options.stopSignal ?? "SIGTERM";
+  killWhenParentExits(child, stopSignal);
 
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping = true;
     stopped ??= (async () => {
       if (info) return;
-      child.kill("SIGTERM");
+      child.kill(stopSignal);
       const grace = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<"timeout">((resolve) => {
@@ -89,7 +103,7 @@ export function spawnLogged(options: ChildOptions): Child {
       const first = await Promise.race([exited, timedOut]);
       clearTimeout(timer);
       if (first === "timeout") {
-        options.log(`${options.name} did not stop within ${grace} ms after SIGTERM; sending SIGKILL`);
+        options.log(`${options.name} did not stop within ${grace} ms after ${stopSignal}; sending SIGKILL`);
         child.kill("SIGKILL");
         await exited;
       }
@@ -102,21 +116,21 @@ export function spawnLogged(options: ChildOptions): Child {
 
 /**
  * Last resort for children that are still running when this process exits without having
- * stopped them (process.exit elsewhere, an uncaught error): send them SIGTERM so they do not
- * outlive us. Installed on the first spawn rather than at import so that merely importing the
+ * stopped them (process.exit elsewhere, an uncaught error): send them their stop signal so they
+ * do not outlive us (being in their own process groups, nothing else would reach them). Installed on the first spawn rather than at import so that merely importing the
  * library changes nothing. Orderly shutdown on SIGINT/SIGTERM is the CLI's job; nothing helps
  * if this process is SIGKILLed.
  */
-const running = new Set<ChildProcess>();
+const running = new Map<ChildProcess, NodeJS.Signals>();
 let exitHookInstalled = false;
 
-function killWhenParentExits(child: ChildProcess): void {
-  running.add(child);
+function killWhenParentExits(child: ChildProcess, signal: NodeJS.Signals): void {
+  running.set(child, signal);
   child.once("exit", () => running.delete(child));
   child.once("error", () => running.delete(child));
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on("exit", () => {
-    for (const each of running) each.kill("SIGTERM");
+    for (const [each, signal] of running) each.kill(signal);
   });
 }

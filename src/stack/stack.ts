@@ -40,6 +40,8 @@ export interface StackComponent {
 
 export type ServiceName = "postgres" | "minio" | "temporal" | "redis";
 
+const LABELS: Record<ServiceName, string> = { postgres: "PostgreSQL", minio: "MinIO", temporal: "Temporal", redis: "Redis" };
+
 export interface Stack {
   /**
    * The components this stack started, each stoppable and startable again on the same port and
@@ -124,11 +126,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const current = new Map<ServiceName, Started>();
   results.forEach((result, i) => result.status === "fulfilled" && current.set(names[i], result.value));
   const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+  const stopOne = async (name: ServiceName) => {
+    await current.get(name)?.stop();
+    log(`${LABELS[name]}: stopped`);
+  };
   const stop = once(async () => {
     // PostgreSQL last: the Temporal server (server mode) persists to it and stops cleanly only with it.
-    const others = [...current].filter(([name]) => name !== "postgres").map(([, each]) => each.stop());
-    await Promise.all(others);
-    await current.get("postgres")?.stop();
+    const others = [...current.keys()].filter((name) => name !== "postgres");
+    await Promise.all(others.map(stopOne));
+    if (current.has("postgres")) await stopOne("postgres");
   });
   if (failures.length > 0) {
     await stop();

@@ -1,7 +1,8 @@
 /**
  * The worker runs with the pollers its configuration names: the compiled options the SDK hands
  * sdk-core, as the running worker process logs them at start, for the suite's worker (defaults)
- * and for a worker of this test's own started with other settings. Before, the configured polls
+ * and for a worker of this test's own started with other settings; its webhook worker with
+ * pollers derived from that worker's own slots (before, the SDK's defaults). Before, the configured polls
  * went to `maxConcurrentWorkflowTaskPolls`, which @temporalio/worker 1.24 never reads: every
  * worker polled the normal queue, the one each upload's first workflow task arrives on, once.
  */
@@ -18,35 +19,53 @@ afterAll(async () => {
   await own?.stopAll();
 });
 
-/** The pollers of the running worker's "worker started" line (the last, if it restarted). */
-function startedWith(log: string): unknown {
+/** The pollers of the running worker's "worker started" (or `message`) line (the last, if it restarted). */
+function startedWith(log: string, message = "worker started"): unknown {
   const started = readFileSync(log, "utf8")
     .split("\n")
-    .filter((line) => line.includes('"worker started"'))
+    .filter((line) => line.includes(`"${message}"`))
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .at(-1);
-  if (!started) throw new Error(`no "worker started" line in ${log}`);
+  if (!started) throw new Error(`no "${message}" line in ${log}`);
   return { workflowTaskPollerBehavior: started.workflowTaskPollerBehavior, activityTaskPollerBehavior: started.activityTaskPollerBehavior };
 }
 
 describe("worker pollers", () => {
-  it("the suite's worker runs with the configured autoscaling pollers: at least two on each workflow task queue", () => {
+  it("the suite's worker runs with the configured pollers: a simple maximum of workflow task polls, autoscaling activity polls", () => {
     const env = inject("stackEnv");
     const running = startedWith(path.join(inject("logDir"), "worker.log"));
-    expect(running).toEqual(pollerOptions(parseConfig(env).worker));
-    expect(running).toMatchObject({ workflowTaskPollerBehavior: { type: "autoscaling", minimum: 2 } });
+    const { worker } = parseConfig(env);
+    expect(running).toEqual(pollerOptions(worker));
+    expect(running).toEqual({
+      workflowTaskPollerBehavior: { type: "simple-maximum", maximum: worker.maxConcurrentWorkflowTaskExecutions },
+      activityTaskPollerBehavior: { type: "autoscaling", minimum: 1, initial: Math.min(10, worker.maxConcurrentActivityTaskExecutions), maximum: worker.maxConcurrentActivityTaskExecutions },
+    });
+  });
+
+  it("the suite's webhook worker runs with pollers derived from its own slots", () => {
+    const env = inject("stackEnv");
+    const running = startedWith(path.join(inject("logDir"), "worker.log"), "webhook worker created");
+    const { webhooks } = parseConfig(env);
+    expect(running).toEqual(pollerOptions(webhooks));
+    expect(running).toEqual({
+      workflowTaskPollerBehavior: { type: "simple-maximum", maximum: webhooks.maxConcurrentWorkflowTasks },
+      activityTaskPollerBehavior: { type: "autoscaling", minimum: 1, initial: Math.min(10, webhooks.maxConcurrentActivities), maximum: webhooks.maxConcurrentActivities },
+    });
   });
 
   it("a worker started with other poller settings runs with those", { timeout: 180_000 }, async () => {
     const dir = path.join(process.cwd(), ".test-data", `pollers-${process.pid}`);
     mkdirSync(dir, { recursive: true });
     const settings = {
+      WORKER_WORKFLOW_TASK_POLLERS_AUTOSCALING: "true",
       WORKER_WORKFLOW_TASK_POLLERS_MIN: "3",
       WORKER_WORKFLOW_TASK_POLLERS_INITIAL: "5",
       WORKER_WORKFLOW_TASK_POLLERS_MAX: "6",
       WORKER_ACTIVITY_TASK_POLLERS_MIN: "2",
       WORKER_ACTIVITY_TASK_POLLERS_INITIAL: "3",
       WORKER_ACTIVITY_TASK_POLLERS_MAX: "7",
+      WEBHOOK_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: "6",
+      WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES: "3",
     };
     own = new ProcessSupervisor(
       process.cwd(),
@@ -58,6 +77,10 @@ describe("worker pollers", () => {
     expect(startedWith(path.join(dir, "worker.log"))).toEqual({
       workflowTaskPollerBehavior: { type: "autoscaling", minimum: 3, initial: 5, maximum: 6 },
       activityTaskPollerBehavior: { type: "autoscaling", minimum: 2, initial: 3, maximum: 7 },
+    });
+    expect(startedWith(path.join(dir, "worker.log"), "webhook worker created")).toEqual({
+      workflowTaskPollerBehavior: { type: "simple-maximum", maximum: 6 },
+      activityTaskPollerBehavior: { type: "autoscaling", minimum: 1, initial: 3, maximum: 3 },
     });
   });
 });

@@ -1,17 +1,21 @@
 import type { WorkerOptions } from "@temporalio/worker";
-import type { WorkerConfig } from "../../config.js";
+import type { PollerSettings, WorkerConfig } from "../../config.js";
 
 export type PollerOptions = Required<Pick<WorkerOptions, "workflowTaskPollerBehavior" | "activityTaskPollerBehavior">>;
 
 /**
  * The worker's pollers as the options @temporalio/worker reads (it ignores
  * `maxConcurrent*TaskPolls`). Autoscaling: sdk-core gives the normal and the sticky workflow
- * queue each these bounds, sharing the slots between them, where a simple maximum gave the normal
- * queue, the one every upload's first workflow task arrives on, a fifth of it: one poll.
+ * queue each these bounds, sharing the slots between them; a simple maximum gives the normal
+ * queue, the one every upload's first workflow task arrives on, a fifth of it.
  */
 export function pollerOptions(worker: Pick<WorkerConfig, "workflowTaskPollers" | "activityTaskPollers">): PollerOptions {
   return {
-    workflowTaskPollerBehavior: { type: "autoscaling", ...worker.workflowTaskPollers },
-    activityTaskPollerBehavior: { type: "autoscaling", ...worker.activityTaskPollers },
+    workflowTaskPollerBehavior: behavior(worker.workflowTaskPollers),
+    activityTaskPollerBehavior: behavior(worker.activityTaskPollers),
   };
+}
+
+function behavior({ autoscaling, minimum, initial, maximum }: PollerSettings): NonNullable<WorkerOptions["workflowTaskPollerBehavior"]> {
+  return autoscaling ? { type: "autoscaling", minimum, initial, maximum } : { type: "simple-maximum", maximum };
 }

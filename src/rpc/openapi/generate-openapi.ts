@@ -1,4 +1,4 @@
-import { ScalarType, type DescEnum, type DescField, type DescMessage, type DescService, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import { ScalarType, type DescEnum, type DescEnumValue, type DescField, type DescMessage, type DescService, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { codeToString } from "@connectrpc/connect/protocol-connect";
 import { CustomersService } from "../../../gen/customers/v1/customers_service_pb.js";
@@ -11,7 +11,8 @@ import { AuditService } from "../../../gen/filestorage/v1/audit_service_pb.js";
 import { BadRequestSchema, ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import { methodPermissions } from "../permissions.js";
 import { routesOf, type HttpRoute } from "../rest/http-routes.js";
-import { listBounds, mapBounds, scalarBounds } from "./field-bounds.js";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../domain/pagination.js";
+import { isRequiredField, listBounds, mapBounds, scalarBounds } from "./field-bounds.js";
 
 /** The services of the JSON API: the REST handler serves them and the document describes them. */
 export const jsonApiServices: DescService[] = [FileStorageService, AuditService, WebhookService, CustomFieldsService, OrganizationService, CustomersService, ProductsService];
@@ -26,11 +27,11 @@ export const jsonApiServices: DescService[] = [FileStorageService, AuditService,
  * document has no per-field descriptions; the contract's comments stay the reference.
  */
 export function generateOpenApi(services: DescService[]): JsonObject {
-  const components = new ComponentSchemas();
+  const components = new ComponentSchemas(services);
   const paths = pathItems(routesOf(services), components);
   // Every message and enum of the services' files, also those only seen in paths and queries.
   for (const file of new Set(services.map((s) => s.file))) {
-    file.enums.forEach((e) => components.enumRef(e));
+    file.enums.forEach((e) => components.enumRef(e, "output"));
     file.messages.forEach((m) => components.addMessage(m));
   }
   components.addMessage(ErrorInfoSchema);
@@ -46,13 +47,13 @@ export function generateOpenApi(services: DescService[]): JsonObject {
         "the Connect JSON error body; its `details` carry a google.rpc.ErrorInfo with a stable `reason`.",
     },
     tags: services.map((s) => ({ name: s.name, description: `RPC service ${s.typeName}` })),
+    // Relative: the paths are served from the origin the document itself is fetched from.
+    servers: [{ url: "/", description: "the origin that serves this document" }],
     security: [{ bearerAuth: [] }],
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
-      responses: {
-        Error: { description: "A Connect error", content: { "application/json": { schema: ref("connect.Error") } } },
-      },
+      responses: errorResponses(),
       schemas: { ...components.schemas, ...connectErrorSchemas() },
     },
   };
@@ -123,9 +124,37 @@ function scalarSchema(scalar: ScalarType): JsonObject {
   }
 }
 
+/**
+ * Which way a schema travels. An enum's zero `*_UNSPECIFIED` value is what an unset field reads
+ * as: answers show it (every field is emitted), but it is not a value to send, so requests get
+ * the enum without it (`<enum>.Input`).
+ */
+type Side = "input" | "output";
+
+const isUnspecified = (v: DescEnumValue) => v.number === 0 && v.name.endsWith("_UNSPECIFIED");
+
+/** The messages an answer can contain: their enums keep the zero value. */
+function outputMessages(services: DescService[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (message: DescMessage): void => {
+    if (seen.has(message.typeName)) return;
+    seen.add(message.typeName);
+    for (const field of message.fields) {
+      if (field.message) visit(field.message);
+    }
+  };
+  services.forEach((s) => s.methods.forEach((m) => visit(m.output)));
+  return seen;
+}
+
 /** The component schemas of every message and enum reached, by full Protobuf name. */
 class ComponentSchemas {
   readonly schemas: Record<string, JsonObject> = {};
+  private readonly outputs: Set<string>;
+
+  constructor(services: DescService[]) {
+    this.outputs = outputMessages(services);
+  }
 
   messageRef(message: DescMessage): JsonObject {
     const inline = wellKnown[message.typeName];
@@ -134,53 +163,75 @@ class ComponentSchemas {
     return ref(message.typeName);
   }
 
-  enumRef(desc: DescEnum): JsonObject {
+  enumRef(desc: DescEnum, side: Side): JsonObject {
     this.schemas[desc.typeName] ??= { type: "string", enum: desc.values.map((v) => v.name) };
-    return ref(desc.typeName);
+    if (side === "output" || !desc.values.some(isUnspecified)) return ref(desc.typeName);
+    const name = `${desc.typeName}.Input`;
+    this.schemas[name] ??= { type: "string", enum: desc.values.filter((v) => !isUnspecified(v)).map((v) => v.name) };
+    return ref(name);
+  }
+
+  /** A message only requests carry is described as one; one an answer can hold, as an answer. */
+  private sideOf(message: DescMessage): Side {
+    return this.outputs.has(message.typeName) ? "output" : "input";
   }
 
   addMessage(message: DescMessage): void {
     if (this.schemas[message.typeName] || wellKnown[message.typeName]) return;
     this.schemas[message.typeName] = {}; // placed first: recursive messages end here
-    this.schemas[message.typeName] = { type: "object", properties: this.properties(message, new Set()) };
-    message.nestedEnums.forEach((e) => this.enumRef(e));
+    const schema: JsonObject = { type: "object", properties: this.properties(message, new Set(), this.sideOf(message)) };
+    const required = requiredFields(message, new Set());
+    if (required.length > 0) schema.required = required;
+    this.schemas[message.typeName] = schema;
+    message.nestedEnums.forEach((e) => this.enumRef(e, "output"));
     // Map entries are inlined as objects; other nested messages are components of their own.
     message.nestedMessages.filter((m) => !m.proto.options?.mapEntry).forEach((m) => this.addMessage(m));
   }
 
-  properties(message: DescMessage, exclude: Set<string>): JsonObject {
+  properties(message: DescMessage, exclude: Set<string>, side: Side): JsonObject {
     const properties: JsonObject = {};
     for (const field of message.fields) {
-      if (!exclude.has(field.name)) properties[field.jsonName] = this.fieldSchema(field);
+      if (!exclude.has(field.name)) properties[field.jsonName] = this.fieldSchema(field, side);
     }
     return properties;
   }
 
-  fieldSchema(field: DescField): JsonObject {
+  fieldSchema(field: DescField, side: Side): JsonObject {
     switch (field.fieldKind) {
       case "scalar":
-        return { ...scalarSchema(field.scalar), ...scalarBounds(field) };
+        return { ...scalarSchema(field.scalar), ...scalarBounds(field), ...pageSizeNote(field) };
       case "enum":
-        return this.enumRef(field.enum);
+        return this.enumRef(field.enum, side);
       case "message":
         return this.messageRef(field.message);
       case "list": {
         const bounds = listBounds(field);
-        return { type: "array", ...bounds.list, items: { ...this.elementSchema(field.listKind, field), ...bounds.items } };
+        return { type: "array", ...bounds.list, items: { ...this.elementSchema(field.listKind, field, side), ...bounds.items } };
       }
       case "map": {
         const bounds = mapBounds(field);
-        return { type: "object", ...bounds.map, additionalProperties: { ...this.elementSchema(field.mapKind, field), ...bounds.values } };
+        return { type: "object", ...bounds.map, additionalProperties: { ...this.elementSchema(field.mapKind, field, side), ...bounds.values } };
       }
     }
   }
 
-  private elementSchema(kind: "scalar" | "enum" | "message", field: DescField): JsonObject {
+  private elementSchema(kind: "scalar" | "enum" | "message", field: DescField, side: Side): JsonObject {
     const element = field as { scalar?: ScalarType; enum?: DescEnum; message?: DescMessage };
-    if (kind === "enum") return this.enumRef(element.enum!);
+    if (kind === "enum") return this.enumRef(element.enum!, side);
     if (kind === "message") return this.messageRef(element.message!);
     return scalarSchema(element.scalar!);
   }
+}
+
+/** The JSON names of the fields a valid message must carry (see isRequiredField). */
+function requiredFields(message: DescMessage, exclude: Set<string>): string[] {
+  return message.fields.filter((f) => !exclude.has(f.name) && isRequiredField(f)).map((f) => f.jsonName);
+}
+
+/** AIP-158: list calls clamp a page size above the maximum instead of refusing it. */
+function pageSizeNote(field: DescField): JsonObject {
+  if (field.name !== "page_size") return {};
+  return { description: `Default ${DEFAULT_PAGE_SIZE} (also for 0); a size above ${MAX_PAGE_SIZE} is read as ${MAX_PAGE_SIZE}, not refused.` };
 }
 
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -243,12 +294,12 @@ function operation(route: HttpRoute, template: string, operationId: string, comp
     parameters: [...pathParameters(route, template, components), ...queryParameters(route, components)],
     responses: {
       "200": { description: "OK", content: { "application/json": { schema: components.messageRef(route.method.output) } } },
-      default: { $ref: "#/components/responses/Error" },
     },
   };
   if (permission) op.description = `Requires the permission \`${permission}\`.`;
   const body = requestBody(route, components);
   if (body) op.requestBody = body;
+  Object.assign(op.responses as JsonObject, operationErrors(route, permission !== undefined, body !== undefined));
   return op;
 }
 
@@ -260,7 +311,7 @@ function pathParameters(route: HttpRoute, template: string, components: Componen
   const names = [...template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]);
   return pathVariables(route).map((variable, i) => {
     const field = route.method.input.fields.find((f) => f.name === variable);
-    const parameter: JsonObject = { name: names[i], in: "path", required: true, schema: field ? components.fieldSchema(field) : { type: "string" } };
+    const parameter: JsonObject = { name: names[i], in: "path", required: true, schema: field ? components.fieldSchema(field, "input") : { type: "string" } };
     if (field && field.jsonName !== names[i]) parameter.description = `the ${field.jsonName} of ${route.method.input.name}`;
     return parameter;
   });
@@ -273,19 +324,24 @@ function queryParameters(route: HttpRoute, components: ComponentSchemas): JsonOb
   const parameters: JsonObject[] = [];
   for (const field of route.method.input.fields) {
     if (taken.has(field.name)) continue;
+    const required: JsonObject = isRequiredField(field) ? { required: true } : {};
     if (field.fieldKind === "scalar" || field.fieldKind === "enum") {
-      parameters.push({ name: field.jsonName, in: "query", schema: components.fieldSchema(field) });
+      parameters.push({ name: field.jsonName, in: "query", ...required, schema: components.fieldSchema(field, "input") });
     } else if (field.fieldKind === "list" && field.listKind !== "message") {
-      parameters.push({ name: field.jsonName, in: "query", style: "form", explode: true, schema: components.fieldSchema(field) });
+      parameters.push({ name: field.jsonName, in: "query", style: "form", explode: true, ...required, schema: components.fieldSchema(field, "input") });
     } else if (field.fieldKind === "map" && field.name === "filters" && field.mapKind === "scalar" && field.mapKey === ScalarType.STRING) {
-      // Query parameters that name no field land in `filters` (see request-builder.ts).
+      // deepObject is what openapi-fetch and openapi-generator send for an object by default
+      // (`filters[tier__eq]=gold`); the server also takes the bare names (see request-builder.ts).
+      const bounds = mapBounds(field);
       parameters.push({
         name: field.jsonName,
         in: "query",
-        style: "form",
+        style: "deepObject",
         explode: true,
-        description: "custom field filters as `fieldKey__op=value` parameters, e.g. `tier__in=gold,silver`",
-        schema: { type: "object", additionalProperties: { type: "string" } },
+        description:
+          "custom field filters, `fieldKey__op` to value, e.g. `filters[tier__in]=gold,silver`; " +
+          "a bare `tier__in=gold,silver` parameter means the same",
+        schema: { type: "object", ...bounds.map, additionalProperties: { type: "string", ...bounds.values } },
       });
     }
   }
@@ -298,13 +354,52 @@ function requestBody(route: HttpRoute, components: ComponentSchemas): JsonObject
   if (route.body === "") return undefined;
   if (route.body === "*") {
     const inPath = new Set(pathVariables(route));
-    schema = inPath.size === 0 ? components.messageRef(input) : { type: "object", properties: components.properties(input, inPath) };
+    const required = requiredFields(input, inPath);
+    schema =
+      inPath.size === 0
+        ? components.messageRef(input)
+        : { type: "object", properties: components.properties(input, inPath, "input"), ...(required.length > 0 ? { required } : {}) };
   } else {
     const field = input.fields.find((f) => f.name === route.body);
     if (!field) throw new Error(`${input.typeName} has no field ${route.body} for the body of ${route.template}`);
-    schema = components.fieldSchema(field);
+    schema = components.fieldSchema(field, "input");
   }
   return { content: { "application/json": { schema } } };
+}
+
+/** The error answers, by the HTTP status Connect gives their codes; all carry the Connect error body. */
+const errorStatuses: Record<string, { name: string; description: string }> = {
+  "400": { name: "BadRequest", description: "invalid_argument, failed_precondition or out_of_range: the request breaks the contract or the resource is not in the state it needs" },
+  "401": { name: "Unauthenticated", description: "unauthenticated: no valid bearer token (the WWW-Authenticate header says why)" },
+  "403": { name: "PermissionDenied", description: "permission_denied: the token lacks the permission, or a legal hold forbids the change" },
+  "404": { name: "NotFound", description: "not_found: the resource (or one the request names) does not exist for this tenant" },
+  "409": { name: "Conflict", description: "already_exists or aborted: the key is taken, or the expected version is stale" },
+  "413": { name: "PayloadTooLarge", description: "resource_exhausted: the request body is larger than the server reads" },
+  "429": { name: "TooManyRequests", description: "resource_exhausted: rate limited, or a tenant quota is reached (the ErrorInfo reason says which)" },
+  "500": { name: "Internal", description: "internal: a defect; the answer says no more" },
+  "503": { name: "Unavailable", description: "unavailable: a dependency is down; retry with backoff" },
+};
+
+function errorResponses(): JsonObject {
+  const responses: JsonObject = {
+    Error: { description: "A Connect error; the statuses listed on an operation are the usual ones, not all", content: { "application/json": { schema: ref("connect.Error") } } },
+  };
+  for (const { name, description } of Object.values(errorStatuses)) {
+    responses[name] = { description, content: { "application/json": { schema: ref("connect.Error") } } };
+  }
+  return responses;
+}
+
+/** The error statuses an operation can answer: every call can be refused, throttled or fail. */
+function operationErrors(route: HttpRoute, permission: boolean, body: boolean): JsonObject {
+  const statuses = ["400", "401", "429", "500", "503"];
+  if (permission) statuses.push("403");
+  if (pathVariables(route).length > 0 || body) statuses.push("404");
+  if (route.httpMethod !== "GET") statuses.push("409");
+  if (body) statuses.push("413");
+  const responses: JsonObject = { default: { $ref: "#/components/responses/Error" } };
+  for (const status of statuses) responses[status] = { $ref: `#/components/responses/${errorStatuses[status].name}` };
+  return responses;
 }
 
 function connectErrorSchemas(): Record<string, JsonObject> {

@@ -9,7 +9,9 @@ import type { RouteMatch } from "./http-routes.js";
  *  - a PATCH whose request has `update_mask` and whose body names none gets the mask of the
  *    body's keys (as grpc-gateway does), so absent keys are left unchanged;
  *  - query parameters that name no field land in a `map<string, string> filters` field when the
- *    request has one (the `fieldKey__op=value` filters of list calls).
+ *    request has one (the `fieldKey__op=value` filters of list calls); so does the OpenAPI
+ *    deepObject form `filters[fieldKey__op]=value`, which openapi-fetch and openapi-generator send
+ *    by default for the object parameter the document describes.
  */
 export function buildRequest(match: RouteMatch, body: JsonValue | undefined, query: URLSearchParams): Message {
   const { route, pathParams } = match;
@@ -103,10 +105,23 @@ function nestedTarget(schema: DescMessage, json: JsonObject, key: string): { fie
   return field && isQueryLeaf(field) ? { field, into } : undefined;
 }
 
+/** `filters[tier__eq]` (OpenAPI `style: deepObject`) names the filter `tier__eq`. */
+function deepObjectFilter(schema: DescMessage, key: string): string | undefined {
+  const target = filtersField(schema);
+  const parts = /^(\w+)\[([^[\]]+)\]$/.exec(key);
+  if (!target || !parts || (parts[1] !== target.jsonName && parts[1] !== target.name)) return undefined;
+  return parts[2];
+}
+
 function applyQuery(schema: DescMessage, json: JsonObject, query: URLSearchParams, taken: Set<string>): void {
   const filters: Record<string, string> = {};
   for (const key of new Set(query.keys())) {
     const values = query.getAll(key);
+    const filter = deepObjectFilter(schema, key);
+    if (filter !== undefined) {
+      filters[filter] = values[values.length - 1];
+      continue;
+    }
     const field = fieldByJsonKey(schema, key);
     if (field && !taken.has(field.name) && isQueryLeaf(field)) {
       json[field.jsonName] = field.fieldKind === "list" ? values : queryValue(field, values[values.length - 1]);

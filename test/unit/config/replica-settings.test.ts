@@ -14,11 +14,11 @@ function refused(overrides: Env): string {
 }
 
 describe("replica settings", () => {
-  it("default to autoscaling pollers (two at least, half the slots to start for workflow tasks) and a pool of 10", () => {
+  it("default to a simple maximum of workflow task polls (autoscaling opt-in), autoscaling activity polls, and a pool of 10", () => {
     const config = parseConfig(SAFE_MODE_ENV);
     expect(config.worker).toMatchObject({
-      workflowTaskPollers: { minimum: 2, initial: 4, maximum: 8 },
-      activityTaskPollers: { minimum: 1, initial: 10, maximum: 20 },
+      workflowTaskPollers: { autoscaling: false, minimum: 2, initial: 4, maximum: 8 },
+      activityTaskPollers: { autoscaling: true, minimum: 1, initial: 10, maximum: 20 },
     });
     expect(config.database.poolMax).toBe(10);
   });
@@ -26,6 +26,7 @@ describe("replica settings", () => {
   it("follow the environment, and the slots when only those are set", () => {
     const config = parseConfig({
       ...SAFE_MODE_ENV,
+      WORKER_WORKFLOW_TASK_POLLERS_AUTOSCALING: "true",
       WORKER_WORKFLOW_TASK_POLLERS_MIN: "3",
       WORKER_WORKFLOW_TASK_POLLERS_INITIAL: "5",
       WORKER_WORKFLOW_TASK_POLLERS_MAX: "6",
@@ -33,7 +34,7 @@ describe("replica settings", () => {
       DATABASE_POOL_MAX: "3",
     });
     expect(config.worker).toMatchObject({
-      workflowTaskPollers: { minimum: 3, initial: 5, maximum: 6 },
+      workflowTaskPollers: { autoscaling: true, minimum: 3, initial: 5, maximum: 6 },
       activityTaskPollers: { minimum: 1, initial: 2, maximum: 20 },
     });
     expect(config.database.poolMax).toBe(3);

@@ -38,7 +38,7 @@ describe("the OpenAPI document", () => {
 
   it("names path variables with the JSON names the transcoder fills", () => {
     const complete = document.paths["/api/v1/uploads/{objectId}/complete"].post;
-    expect(complete.parameters).toEqual([{ name: "objectId", in: "path", required: true, schema: { type: "string" } }]);
+    expect(complete.parameters).toEqual([{ name: "objectId", in: "path", required: true, schema: { type: "string", format: "uuid" } }]);
     expect(Object.keys(complete.requestBody.content["application/json"].schema.properties)).toEqual(["checksum", "waitForResult"]);
   });
 
@@ -48,9 +48,70 @@ describe("the OpenAPI document", () => {
     expect(downloadUrl.parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual(["path:objectId", "query:disposition"]);
   });
 
-  it("documents list filters as free-form query parameters", () => {
+  it("documents list filters as the deepObject parameter clients send by default (filters[tier__eq]=gold)", () => {
     const filters = document.paths["/api/v1/customers"].get.parameters.find((p: any) => p.name === "filters");
-    expect(filters).toMatchObject({ in: "query", style: "form", explode: true, schema: { type: "object" } });
+    expect(filters).toMatchObject({ in: "query", style: "deepObject", explode: true, schema: { type: "object", additionalProperties: { type: "string" } } });
+  });
+
+  it("has a server the paths resolve against", () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: "/" })]);
+  });
+
+  it("lists no *_UNSPECIFIED value in what a request sends; answers keep it", () => {
+    const requestEnums = new Set<string>();
+    const seen = new Set<string>();
+    const walk = (schema: unknown): void => {
+      if (Array.isArray(schema)) return schema.forEach(walk);
+      if (schema === null || typeof schema !== "object") return;
+      const node = schema as Record<string, unknown>;
+      if (typeof node.$ref === "string" && node.$ref.startsWith("#/components/schemas/") && !seen.has(node.$ref)) {
+        seen.add(node.$ref);
+        walk(document.components.schemas[node.$ref.split("/").pop()!]);
+      }
+      if (Array.isArray(node.enum)) node.enum.forEach((v) => requestEnums.add(String(v)));
+      Object.values(node).forEach(walk);
+    };
+    for (const item of Object.values(document.paths) as any[]) {
+      for (const op of Object.values(item) as any[]) walk([op.parameters, op.requestBody]);
+    }
+    expect(requestEnums).toContain("GENERAL_DOCUMENT"); // the walk reaches the enums
+    expect([...requestEnums].filter((v) => v.endsWith("_UNSPECIFIED"))).toEqual([]);
+    const initiate = document.components.schemas["filestorage.v1.InitiateUploadRequest"];
+    expect(document.components.schemas[initiate.properties.objectClass.$ref.split("/").pop()].enum).not.toContain("OBJECT_CLASS_UNSPECIFIED");
+    expect(document.components.schemas["filestorage.v1.ObjectStatus"].enum).toContain("OBJECT_STATUS_UNSPECIFIED");
+  });
+
+  it("documents the error answers of every operation with the Connect error body", () => {
+    for (const [template, item] of Object.entries(document.paths) as [string, any][]) {
+      for (const [method, op] of Object.entries(item) as [string, any][]) {
+        const statuses = Object.keys(op.responses);
+        expect(statuses, `${method} ${template}`).toEqual(expect.arrayContaining(["200", "400", "401", "429", "500", "default"]));
+        if (template.includes("{")) expect(statuses, `${method} ${template}`).toContain("404");
+        for (const status of statuses.filter((s) => s !== "200")) {
+          const name = op.responses[status].$ref.split("/").pop();
+          expect(document.components.responses[name].content["application/json"].schema, `${method} ${template} ${status}`).toEqual({
+            $ref: "#/components/schemas/connect.Error",
+          });
+        }
+      }
+    }
+    expect(document.paths["/api/v1/uploads/initiate"].post.responses["413"]).toEqual({ $ref: "#/components/responses/PayloadTooLarge" });
+  });
+
+  it("shows the contract's protovalidate limits and required fields", () => {
+    const schemas = document.components.schemas;
+    expect(schemas["customers.v1.CreateCustomerRequest"].properties.name).toMatchObject({ type: "string", minLength: 1, maxLength: 200 });
+    expect(schemas["customers.v1.CreateCustomerRequest"].required).toEqual(["name"]);
+    expect(schemas["filestorage.v1.InitiateUploadRequest"].required).toEqual(
+      expect.arrayContaining(["objectClass", "originalFilename", "contentType", "fileSize"]),
+    );
+    expect(schemas["customfields.v1.CreateFieldDefinitionRequest"].properties.defaultRules.maxItems).toBe(100);
+    expect(schemas["customers.v1.UpdateCustomerRequest"].properties.expectedVersion.minimum).toBe(1);
+    const pageSize = document.paths["/api/v1/customers"].get.parameters.find((p: any) => p.name === "pageSize");
+    expect(pageSize.schema).toMatchObject({ type: "integer", minimum: 0 });
+    expect(pageSize.schema.description).toMatch(/above 500 is read as 500/);
+    const hold = document.paths["/api/v1/uploads/{objectId}/legal-hold"].post;
+    expect(hold.requestBody.content["application/json"].schema.required).toEqual(["reason"]);
   });
 
   it("follows the proto3 JSON mapping", () => {

@@ -19,7 +19,7 @@ const LIMITS: HttpLimitsConfig = {
   idleTimeoutSeconds: 10,
   maxConnections: 100,
   maxHeaderBytes: 16_384,
-  http2: { sessionIdleTimeoutSeconds: 1, settingsTimeoutSeconds: 1, maxConcurrentStreams: 100, maxSessionMemoryMegabytes: 10 },
+  http2: { sessionIdleTimeoutSeconds: 1, settingsTimeoutSeconds: 1, pingIntervalSeconds: 30, pingTimeoutSeconds: 10, maxConcurrentStreams: 100, maxSessionMemoryMegabytes: 10 },
 };
 
 /** Reads the request (as Connect does), then ten chunks 300 ms apart: three times the request timeout. */

@@ -104,7 +104,7 @@ describe("probes through the server", () => {
         idleTimeoutSeconds: 10,
         maxConnections: 500,
         maxHeaderBytes: 16_384,
-        http2: { sessionIdleTimeoutSeconds: 5, settingsTimeoutSeconds: 5, maxConcurrentStreams: 100, maxSessionMemoryMegabytes: 10 },
+        http2: { sessionIdleTimeoutSeconds: 5, settingsTimeoutSeconds: 5, pingIntervalSeconds: 30, pingTimeoutSeconds: 10, maxConcurrentStreams: 100, maxSessionMemoryMegabytes: 10 },
       },
     });
     servers.push(server);

@@ -108,6 +108,15 @@ describe("the request message from query and body", () => {
     });
   });
 
+  it("reads the OpenAPI deepObject form `filters[score__gte]=10` (openapi-fetch's default) into the same map", async () => {
+    await api.rest("POST", "/api/v1/custom-fields", { token, body: { entityType: "Customer", fieldKey: "score", fieldLabel: "Score", fieldType: "number" } });
+    const res = await api.rest("GET", `/api/v1/customers?name=Ada&${encodeURIComponent("filters[score__gte]")}=10`, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(api.customers.lastQuery?.customFilter).toEqual({ clauses: [{ fieldKey: "score", fieldType: "NUMBER", operator: "gte", values: [10] }] });
+    const nested = await api.rest("GET", "/api/v1/customers?filters[score][gte]=10", { token });
+    expect(nested.status).toBe(400);
+  });
+
   it("accepts 64-bit integers as JSON numbers or strings, and answers them as strings", async () => {
     const asNumber = await api.rest("POST", "/api/v1/uploads/initiate", { token, body: { ...initiate, fileSize: 10 } });
     const asString = await api.rest("POST", "/api/v1/uploads/initiate", { token, body: { ...initiate, fileSize: "10" } });
