@@ -11,6 +11,7 @@ export type ErrorReason =
   | "DEPENDENCY_UNAVAILABLE"
   | "RATE_LIMITED"
   | "INTERNAL"
+  | "DEADLINE_EXCEEDED"
   // file storage
   | "UNKNOWN_OBJECT_CLASS"
   | "FILE_TOO_LARGE"

@@ -9,6 +9,7 @@
 import path from "node:path";
 import { createLogger } from "../logger.js";
 import { loadStack } from "../stack/load-stack.js";
+import { statusLine } from "../stack/status-line.js";
 import { startTracing } from "../observability/tracing.js";
 import { startApi } from "./api.js";
 import { warnIfDevelopmentMode } from "./development-mode.js";
@@ -16,7 +17,9 @@ import { configOrExit, onShutdown } from "./fail-fast.js";
 import { startWorker } from "./worker-runtime.js";
 
 const projectRoot = process.cwd();
-const say = (line: string) => process.stdout.write(`${line}\n`);
+// On a terminal, a first start's Go tool builds show their progress in a line rewritten in place.
+const terminal = process.stdout.isTTY ? statusLine(process.stdout) : undefined;
+const say = terminal?.log ?? ((line: string) => process.stdout.write(`${line}\n`));
 
 const { startStack } = await loadStack();
 const stack = await startStack({
@@ -25,6 +28,7 @@ const stack = await startStack({
   env: process.env,
   ports: "defaults",
   log: (line) => say(`  ${line}`),
+  status: terminal?.show,
 }).catch((error: Error) => {
   process.stderr.write(`could not start the stack: ${error.message}\n`);
   process.exit(1);

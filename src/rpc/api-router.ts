@@ -18,6 +18,7 @@ import { registerWebhookService } from "./handlers/webhook-service.js";
 import { registerHealthService } from "./health-service.js";
 import { registerReflectionService, type ReflectionAccess } from "./reflection-service.js";
 import { authInterceptor } from "./interceptors/auth-interceptor.js";
+import { deadlineInterceptor } from "./interceptors/deadline-interceptor.js";
 import { errorInterceptor } from "./interceptors/error-interceptor.js";
 import { requestIdInterceptor } from "./interceptors/request-id-interceptor.js";
 import { validationInterceptor } from "./interceptors/validation-interceptor.js";
@@ -62,8 +63,8 @@ export function apiRoutes(useCases: ApiUseCases, reflection?: ReflectionAccess):
 }
 
 /**
- * The interceptors in their order (observers, errors, request id, auth, validation: auth needs
- * the request id for the refusals it audits, validation runs only for callers allowed to call)
+ * The interceptors in their order (observers, errors, deadline, request id, auth, validation: auth
+ * needs the request id for the refusals it audits, validation runs only for callers allowed to call)
  * and the router's limits and JSON options.
  */
 export function apiRouterOptions(useCases: ApiUseCases, settings: ApiRouterSettings) {
@@ -71,6 +72,7 @@ export function apiRouterOptions(useCases: ApiUseCases, settings: ApiRouterSetti
   const interceptors: Interceptor[] = [
     ...(settings.observers ?? []),
     errorInterceptor(logger),
+    deadlineInterceptor(),
     requestIdInterceptor(settings.newRequestId),
     authInterceptor(settings.verify, (refusal) =>
       recordRefusal(useCases.files, { tenantId: refusal.tenantId, actorId: refusal.actorId, requestId: refusal.requestId }, refusal.objectId, refusal.action, refusal.reason).catch(

@@ -13,6 +13,7 @@ export const reasonCodes: Record<ErrorReason, Code> = {
   DEPENDENCY_UNAVAILABLE: Code.Unavailable,
   RATE_LIMITED: Code.ResourceExhausted,
   INTERNAL: Code.Internal,
+  DEADLINE_EXCEEDED: Code.DeadlineExceeded,
   UNKNOWN_OBJECT_CLASS: Code.InvalidArgument,
   FILE_TOO_LARGE: Code.InvalidArgument,
   CONTENT_TYPE_NOT_ALLOWED: Code.InvalidArgument,

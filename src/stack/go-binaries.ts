@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants, createWriteStream, mkdirSync, rmSync, statSync, type WriteStream } from "node:fs";
 import path from "node:path";
-import { createInterface } from "node:readline";
+import { buildingLine, builtLine, progressDue, statusText, type RunningBuild } from "./build-progress.js";
 import { tailFile, type Log } from "./log-file.js";
 
 export type GoBinaryName = "temporal" | "minio" | "tusd" | "grpcurl" | TemporalServerBinary;
@@ -54,6 +54,11 @@ const GO_FALLBACKS = ["/usr/local/go/bin/go"];
 export interface EnsureBinaryOptions {
   projectRoot: string;
   log: Log;
+  /**
+   * A terminal's status line (status-line.ts): progress is rewritten there about every second.
+   * Without one, progress goes to `log`, a line per build every 30 s at most.
+   */
+  status?: (text: string) => void;
 }
 
 function isExecutableFile(file: string): boolean {
@@ -131,37 +136,84 @@ async function goInstall(name: GoBinaryName, target: string, options: EnsureBina
   mkdirSync(logDir, { recursive: true });
   const buildLog = path.join(logDir, `${name}-build.log`);
   const steps = buildSteps(name, target, options.projectRoot);
-  const how = name === "tusd" ? `go build (${TUSD.main}@${TUSD.version})` : "go install";
-  options.log(`building ${name} with ${how} (first run only, several minutes)… log: ${buildLog}`);
+  const command = name === "tusd" ? `go build ${TUSD.main}@${TUSD.version}` : `go install ${MODULES[name]}`;
+  options.log(`building ${name} (${command}), first run only, several minutes; go's output: ${buildLog}`);
 
   const started = Date.now();
   const out = createWriteStream(buildLog, { flags: "w" });
   // The go binary's own directory goes on PATH for when it was found only at a fallback path.
   const env = { ...process.env, GOBIN: binDir, PATH: `${path.dirname(go)}${path.delimiter}${process.env.PATH ?? ""}` };
+  const unwatch = watch({ name, command, startedAt: started, lastShownAt: started, log: options.log, status: options.status });
   let failed: string | undefined;
-  for (const step of steps) {
-    const code = await runGo(go, step.args, step.cwd, env, out, (line) => options.log(`  [go ${name}] ${line}`));
-    if (code !== 0) {
-      failed = `go ${step.args.join(" ")} failed (exit code ${code})`;
-      break;
+  try {
+    for (const step of steps) {
+      const code = await runGo(go, step.args, step.cwd, env, out);
+      if (code !== 0) {
+        failed = `go ${step.args.join(" ")} failed (exit code ${code})`;
+        break;
+      }
     }
+  } finally {
+    unwatch();
+    await new Promise<void>((resolve) => out.end(resolve));
   }
-  await new Promise<void>((resolve) => out.end(resolve));
 
   if (failed || !isExecutableFile(target)) {
     throw new Error(`${failed ?? `go did not produce ${target}`}; full log: ${buildLog}\n${await tailFile(buildLog, 15)}`);
   }
-  options.log(`built ${target} in ${Math.round((Date.now() - started) / 1000)} s`);
+  options.log(builtLine(name, target, started, Date.now()));
   return target;
 }
 
-async function runGo(go: string, args: string[], cwd: string | undefined, env: NodeJS.ProcessEnv, out: WriteStream, log: Log): Promise<number | null> {
+interface WatchedBuild extends RunningBuild {
+  lastShownAt: number;
+  log: Log;
+  status?: (text: string) => void;
+}
+
+/** Builds in progress in this process; one ticker reports them all (they share a status line). */
+const watched = new Set<WatchedBuild>();
+let ticker: NodeJS.Timeout | undefined;
+// Finer than the terminal's pace, so that a late tick does not skip a second.
+const TICK_MS = 250;
+
+function watch(build: WatchedBuild): () => void {
+  watched.add(build);
+  ticker ??= setInterval(reportProgress, TICK_MS);
+  return () => {
+    watched.delete(build);
+    if (watched.size === 0) {
+      clearInterval(ticker);
+      ticker = undefined;
+    }
+    // The line now shows only the builds still running, or nothing.
+    build.status?.(statusText(onStatusLine(build.status), Date.now()));
+  };
+}
+
+const onStatusLine = (status: WatchedBuild["status"]) => [...watched].filter((build) => build.status === status);
+
+function reportProgress(): void {
+  const now = Date.now();
+  for (const build of watched) {
+    if (!progressDue(build.status ? "terminal" : "log", build.lastShownAt, now)) continue;
+    if (build.status) {
+      // One rewrite shows every build on that line.
+      const line = onStatusLine(build.status);
+      for (const shown of line) shown.lastShownAt = now;
+      build.status(statusText(line, now));
+    } else {
+      build.lastShownAt = now;
+      build.log(buildingLine(build, now));
+    }
+  }
+}
+
+/** go's own output (`go: downloading …`, compiler errors) goes to the build log only. */
+async function runGo(go: string, args: string[], cwd: string | undefined, env: NodeJS.ProcessEnv, out: WriteStream): Promise<number | null> {
   out.write(`$ go ${args.join(" ")}${cwd ? ` (in ${cwd})` : ""}\n`);
   const child = spawn(go, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  for (const stream of [child.stdout, child.stderr]) {
-    stream.pipe(out, { end: false });
-    createInterface({ input: stream }).on("line", log);
-  }
+  for (const stream of [child.stdout, child.stderr]) stream.pipe(out, { end: false });
   return new Promise<number | null>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (exitCode) => resolve(exitCode));

@@ -31,6 +31,8 @@ export interface StackOptions {
   env: Record<string, string | undefined>;
   ports: PortMode;
   log: Log;
+  /** A terminal's status line for Go tool build progress (see EnsureBinaryOptions). */
+  status?: (text: string) => void;
 }
 
 export interface StackComponent {
@@ -179,7 +181,7 @@ async function postgres(options: Context, port: number): Promise<Started> {
 }
 
 async function minio(options: Context, port: number, consolePort: number): Promise<Started> {
-  const binary = await ensureBinary("minio", { projectRoot: options.projectRoot, log: options.log });
+  const binary = await ensureBinary("minio", { projectRoot: options.projectRoot, log: options.log, status: options.status });
   const started = Date.now();
   const storage = await startMinio({
     binary,
@@ -218,7 +220,7 @@ async function redis(options: Context, port: number): Promise<Started> {
 }
 
 async function temporal(options: Context, port: number, uiPort: number): Promise<Started> {
-  const binary = await ensureBinary("temporal", { projectRoot: options.projectRoot, log: options.log });
+  const binary = await ensureBinary("temporal", { projectRoot: options.projectRoot, log: options.log, status: options.status });
   const started = Date.now();
   const server = await startTemporal({
     binary,
@@ -248,7 +250,7 @@ async function temporalServer(
   databaseUrl: () => Promise<string>,
 ): Promise<Started> {
   const ensure = (name: "temporal" | "temporal-server" | "temporal-sql-tool" | "temporal-ui-server") =>
-    ensureBinary(name, { projectRoot: options.projectRoot, log: options.log });
+    ensureBinary(name, { projectRoot: options.projectRoot, log: options.log, status: options.status });
   const [cli, server, sqlTool, uiBinary] = await Promise.all([
     ensure("temporal"),
     ensure("temporal-server"),

@@ -1,4 +1,5 @@
 import type { Actor } from "../../domain/actor.js";
+import type { CallScope } from "../../domain/call-scope.js";
 import { createEntity } from "../customfields/entity-custom-fields.js";
 import { CUSTOMER, type CustomersDeps } from "./deps.js";
 import type { Customer } from "./port.js";
@@ -9,6 +10,6 @@ export interface CreateCustomerInput {
   customFields?: Record<string, unknown>;
 }
 
-export async function createCustomer(deps: CustomersDeps, actor: Actor, input: CreateCustomerInput): Promise<Customer> {
-  return createEntity(CUSTOMER, deps, actor, { name: input.name, email: input.email }, input.customFields);
+export async function createCustomer(deps: CustomersDeps, actor: Actor, input: CreateCustomerInput, call?: CallScope): Promise<Customer> {
+  return createEntity(CUSTOMER, deps, actor, { name: input.name, email: input.email }, input.customFields, call);
 }

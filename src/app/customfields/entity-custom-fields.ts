@@ -6,6 +6,7 @@
  * about custom fields goes through the CustomFieldsPort, never around it.
  */
 import type { Actor } from "../../domain/actor.js";
+import { ensureBeforeDeadline, type CallScope } from "../../domain/call-scope.js";
 import { AppError, type ErrorReason } from "../../domain/errors.js";
 import { readPage } from "../../domain/pagination.js";
 import type { CustomFieldEntity, CustomFieldEntityChanges, CustomFieldEntityStore } from "../entities/port.js";
@@ -33,11 +34,13 @@ export async function createEntity<F extends object, X>(
   actor: Actor,
   fields: F,
   values: Record<string, unknown> | undefined,
+  call?: CallScope,
 ): Promise<CustomFieldEntity<F>> {
   const context = { entity: { ...fields, customFields: values ?? {} } };
   const customFields = await deps.customFields.resolveForCreate(actor, kind.entityType, values, context);
   const now = deps.now();
   const entity: CustomFieldEntity<F> = { ...fields, id: deps.newId(), tenantId: actor.tenantId, customFields, version: 1, createdAt: now, updatedAt: now };
+  ensureBeforeDeadline(call);
   await deps.store.insert(entity);
   return entity;
 }

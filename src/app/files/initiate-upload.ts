@@ -1,4 +1,5 @@
 import type { Actor } from "../../domain/actor.js";
+import { ensureBeforeDeadline, type CallScope } from "../../domain/call-scope.js";
 import type { PresignedUpload } from "../../domain/files/object-storage.js";
 import { retentionDeadline } from "../../domain/files/retention.js";
 import { storageKeyFor } from "../../domain/files/storage-key.js";
@@ -25,9 +26,10 @@ export interface InitiateResult {
 
 /**
  * The object's workflow starts (it holds the abandoned-upload deadline), then the object row,
- * its upload session and UPLOAD_INITIATED commit together.
+ * its upload session and UPLOAD_INITIATED commit together. A call whose deadline passed stops
+ * before either (before the rows, the workflow it started is withdrawn like after a failed insert).
  */
-export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input: InitiateInput): Promise<InitiateResult> {
+export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input: InitiateInput, call?: CallScope): Promise<InitiateResult> {
   const rules = checkUploadDeclaration(input, deps.storageConfig.maxFileSizeBytes);
   const now = deps.now();
   const objectId = deps.newId();
@@ -81,8 +83,10 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
   const ref = { tenantId: actor.tenantId, objectId };
   const maxPending = deps.storageConfig.maxPendingUploadsPerTenant;
   let view: StoredObjectView | undefined;
+  ensureBeforeDeadline(call);
   try {
     await deps.lifecycle.start(ref, { objectClass: rules.name, ownerEntityType: input.ownerEntityType, pendingDeadline });
+    ensureBeforeDeadline(call);
     view = await deps.store.createInitiated(object, session, audit, maxPending);
   } catch (error) {
     await deps.lifecycle.withdraw(ref, "initiate could not store the object").catch(() => undefined);

@@ -6,6 +6,7 @@ import type { Customer, CustomerFields } from "../../app/customers/port.js";
 import { getCustomer } from "../../app/customers/get-customer.js";
 import { listCustomers } from "../../app/customers/list-customers.js";
 import { updateCustomer } from "../../app/customers/update-customer.js";
+import { callScopeOf } from "../call-scope.js";
 import { actorOf } from "./actor.js";
 import { entityMessageBase, entityUpdateInput } from "./custom-field-entity-messages.js";
 
@@ -13,7 +14,7 @@ import { entityMessageBase, entityUpdateInput } from "./custom-field-entity-mess
 export function registerCustomersService(router: ConnectRouter, deps: CustomersDeps): void {
   router.service(CustomersService, {
     async createCustomer(req, ctx) {
-      const customer = await createCustomer(deps, actorOf(ctx), { name: req.name, email: req.email, customFields: req.customFields });
+      const customer = await createCustomer(deps, actorOf(ctx), { name: req.name, email: req.email, customFields: req.customFields }, callScopeOf(ctx));
       return { customer: toCustomerMessage(customer) };
     },
     async getCustomer(req, ctx) {

@@ -12,6 +12,7 @@ import { getUpload, listUploads } from "../../app/files/read-uploads.js";
 import { refreshUploadUrl } from "../../app/files/refresh-upload-url.js";
 import { restoreUpload } from "../../app/files/restore-upload.js";
 import { UPDATE_ANY_OBJECT_PERMISSION } from "../../domain/files/upload-authority.js";
+import { callScopeOf } from "../call-scope.js";
 import { actorOf, holds } from "./actor.js";
 import { toAuditEntryMessage, toUploadSessionMessage } from "./audit-entry-mapper.js";
 import { enumValue, toStoredObjectMessage as message, ts } from "./stored-object-message.js";
@@ -22,16 +23,21 @@ const enumName = (e: Record<number, string>, value: number) => (value ? e[value]
 export function registerFileStorageService(router: ConnectRouter, deps: FileStorageDeps): void {
   router.service(FileStorageService, {
     async initiateUpload(req, ctx) {
-      const result = await initiateUpload(deps, actorOf(ctx), {
-        objectClass: ObjectClass[req.objectClass] ?? "",
-        ownerEntityType: req.ownerEntityType,
-        ownerEntityId: req.ownerEntityId,
-        originalFilename: req.originalFilename,
-        contentType: req.contentType,
-        fileSize: Number(req.fileSize),
-        contentMd5: req.contentMd5,
-        contentSha256: req.contentSha256,
-      });
+      const result = await initiateUpload(
+        deps,
+        actorOf(ctx),
+        {
+          objectClass: ObjectClass[req.objectClass] ?? "",
+          ownerEntityType: req.ownerEntityType,
+          ownerEntityId: req.ownerEntityId,
+          originalFilename: req.originalFilename,
+          contentType: req.contentType,
+          fileSize: Number(req.fileSize),
+          contentMd5: req.contentMd5,
+          contentSha256: req.contentSha256,
+        },
+        callScopeOf(ctx),
+      );
       return {
         storedObject: message(result.object),
         uploadUrl: result.upload.url,

@@ -136,8 +136,8 @@ describe("WEBHOOK_ALLOW_PRIVATE_URLS", () => {
       taskQueue: `${parseConfig(base).temporal.taskQueue}-webhooks`,
       maxConcurrentActivities: 20,
       maxConcurrentWorkflowTasks: 4,
-      workflowTaskPollers: { minimum: 2, initial: 2, maximum: 4 },
-      activityTaskPollers: { minimum: 1, initial: 10, maximum: 20 },
+      workflowTaskPollers: { autoscaling: false, minimum: 2, initial: 2, maximum: 4 },
+      activityTaskPollers: { autoscaling: true, minimum: 1, initial: 10, maximum: 20 },
       secretOverlapSeconds: 86_400,
       secretKeys: { current: expect.any(Buffer), previous: [], derived: true },
     });
