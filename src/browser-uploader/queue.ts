@@ -50,6 +50,11 @@ export class UploadQueue {
   private readonly waiting: Entry[] = [];
   private readonly active = new Set<Upload>();
   private readonly failures: Failure[] = [];
+  /**
+   * Every entry id this queue has held, running and ended ones included: restore() reads the store
+   * after the page may already have added (and started) uploads, whose records are stored too.
+   */
+  private readonly own = new Set<string>();
   private readonly concurrency: number;
   private readonly network: NetworkStatus;
   private readonly stopListening: () => void;
@@ -76,10 +81,10 @@ export class UploadQueue {
    */
   async restore(recreate: (file: UploadFile, recipe: UploadRecipe) => Upload): Promise<Promise<Upload>[]> {
     const records = (await this.options.store?.list()) ?? [];
-    const known = new Set([...this.waiting.map((e) => e.id), ...this.failures.map((f) => f.id)]);
     const ended: Promise<Upload>[] = [];
     for (const record of records.sort((a, b) => a.addedAt - b.addedAt)) {
-      if (known.has(record.id)) continue;
+      if (this.own.has(record.id)) continue;
+      this.own.add(record.id);
       if (record.state === "failed") this.failures.push(this.failure(record, () => recreate(record.file, record.recipe)));
       else ended.push(this.enqueue(recreate(record.file, record.recipe), record.id, record.addedAt, false));
     }
@@ -130,6 +135,7 @@ export class UploadQueue {
   }
 
   private enqueue(upload: Upload, id: string, addedAt: number, write = true): Promise<Upload> {
+    this.own.add(id);
     if (write) this.persist((store) => store.put({ id, addedAt, file: upload.file, recipe: upload.recipe, state: "queued" }));
     return new Promise((resolve) => {
       const entry: Entry = {

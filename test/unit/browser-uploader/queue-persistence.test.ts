@@ -30,6 +30,23 @@ let ids = 0;
 const newId = () => `entry-${++ids}`;
 
 describe("a persisted upload queue", () => {
+  it("restoring after the page already added an upload (running by then) does not send it twice", async () => {
+    const store = new MemoryQueueStore();
+    const now = page(true);
+    const queue = new UploadQueue({ store, network: now.network, newId });
+    // The page restores once its token arrives; a quick user has added a file before that.
+    const added = queue.add(now.upload("quick.png"));
+    await queue.persisted();
+    expect(queue.running.map((u) => u.filename)).toEqual(["quick.png"]);
+    const restored = await queue.restore(now.make);
+    expect(restored).toEqual([]);
+    expect((await added).state).toBe("ready");
+    expect(now.api.calls.filter((c) => c === "initiate")).toHaveLength(1);
+    // A second restore neither duplicates a stored failure.
+    expect(await queue.restore(now.make)).toEqual([]);
+  });
+
+
   it("queues the uploads still waiting at a reload again, with their files, and forgets them once ready", async () => {
     const store = new MemoryQueueStore();
     const before = page(false);
