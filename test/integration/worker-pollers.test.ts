@@ -21,13 +21,25 @@ afterAll(async () => {
 
 /** The pollers of the running worker's "worker started" (or `message`) line (the last, if it restarted). */
 function startedWith(log: string, message = "worker started"): unknown {
-  const started = readFileSync(log, "utf8")
+  const started = startedLine(log, message);
+  if (!started) throw new Error(`no "${message}" line in ${log}`);
+  return { workflowTaskPollerBehavior: started.workflowTaskPollerBehavior, activityTaskPollerBehavior: started.activityTaskPollerBehavior };
+}
+
+function startedLine(log: string, message: string): Record<string, unknown> | undefined {
+  return readFileSync(log, "utf8")
     .split("\n")
     .filter((line) => line.includes(`"${message}"`))
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .at(-1);
-  if (!started) throw new Error(`no "${message}" line in ${log}`);
-  return { workflowTaskPollerBehavior: started.workflowTaskPollerBehavior, activityTaskPollerBehavior: started.activityTaskPollerBehavior };
+}
+
+/**
+ * The supervisor returns when the worker's stdout shows the line, which reaches the log file through
+ * a pipe a moment later: wait for the file to hold it.
+ */
+async function written(log: string, message: string): Promise<void> {
+  for (let i = 0; i < 100 && !startedLine(log, message); i++) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 describe("worker pollers", () => {
@@ -74,6 +86,7 @@ describe("worker pollers", () => {
       dir,
     );
     await own.startWorker();
+    await written(path.join(dir, "worker.log"), "worker started");
     expect(startedWith(path.join(dir, "worker.log"))).toEqual({
       workflowTaskPollerBehavior: { type: "autoscaling", minimum: 3, initial: 5, maximum: 6 },
       activityTaskPollerBehavior: { type: "autoscaling", minimum: 2, initial: 3, maximum: 7 },
