@@ -2,10 +2,10 @@
 // @generated from file filestorage/v1/audit_service.proto (package filestorage.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_buf_validate_validate } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
-import type { AuditAction, AuditEntry, ObjectClass } from "./types_pb.js";
+import type { AuditAction, AuditCheckpoint, AuditEntry, ObjectClass } from "./types_pb.js";
 import { file_filestorage_v1_types } from "./types_pb.js";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file filestorage/v1/audit_service.proto.
  */
 export const file_filestorage_v1_audit_service: GenFile = /*@__PURE__*/
-  fileDesc("CiJmaWxlc3RvcmFnZS92MS9hdWRpdF9zZXJ2aWNlLnByb3RvEg5maWxlc3RvcmFnZS52MSKJBAoQQXVkaXRFbnRyeUZpbHRlchI/CgdhY3Rpb25zGAEgAygOMhsuZmlsZXN0b3JhZ2UudjEuQXVkaXRBY3Rpb25CEbpIDpIBCxAUIgeCAQQQASAAEhoKCGFjdG9yX2lkGAIgASgJQgi6SAVyAxiAAhJsCglvYmplY3RfaWQYAyABKAlCWbpIVnJUGCQyUF4kfF5bMC05YS1mQS1GXXs4fS1bMC05YS1mQS1GXXs0fS1bMC05YS1mQS1GXXs0fS1bMC05YS1mQS1GXXs0fS1bMC05YS1mQS1GXXsxMn0kEhsKCm93bmVyX3R5cGUYBCABKAlCB7pIBHICGEASGgoIb3duZXJfaWQYBSABKAlCCLpIBXIDGIACEjsKDG9iamVjdF9jbGFzcxgGIAEoDjIbLmZpbGVzdG9yYWdlLnYxLk9iamVjdENsYXNzQgi6SAWCAQIQARIpCgZyZXN1bHQYByABKAlCGbpIFnIUUgBSB1NVQ0NFU1NSB0ZBSUxVUkUSMgoOb2NjdXJyZWRfYWZ0ZXIYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKD29jY3VycmVkX2JlZm9yZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASIAoOY29ycmVsYXRpb25faWQYCiABKAlCCLpIBXIDGIACIp0BChlTZWFyY2hBdWRpdEVudHJpZXNSZXF1ZXN0EjAKBmZpbHRlchgBIAEoCzIgLmZpbGVzdG9yYWdlLnYxLkF1ZGl0RW50cnlGaWx0ZXISFAoMb2xkZXN0X2ZpcnN0GAIgASgIEhoKCXBhZ2Vfc2l6ZRgDIAEoBUIHukgEGgIoABIcCgpwYWdlX3Rva2VuGAQgASgJQgi6SAVyAxiACCJoChpTZWFyY2hBdWRpdEVudHJpZXNSZXNwb25zZRIxCg1hdWRpdF9lbnRyaWVzGAEgAygLMhouZmlsZXN0b3JhZ2UudjEuQXVkaXRFbnRyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiTQoZRXhwb3J0QXVkaXRFbnRyaWVzUmVxdWVzdBIwCgZmaWx0ZXIYASABKAsyIC5maWxlc3RvcmFnZS52MS5BdWRpdEVudHJ5RmlsdGVyIk0KGkV4cG9ydEF1ZGl0RW50cmllc1Jlc3BvbnNlEi8KC2F1ZGl0X2VudHJ5GAEgASgLMhouZmlsZXN0b3JhZ2UudjEuQXVkaXRFbnRyeTKxAgoMQXVkaXRTZXJ2aWNlEooBChJTZWFyY2hBdWRpdEVudHJpZXMSKS5maWxlc3RvcmFnZS52MS5TZWFyY2hBdWRpdEVudHJpZXNSZXF1ZXN0GiouZmlsZXN0b3JhZ2UudjEuU2VhcmNoQXVkaXRFbnRyaWVzUmVzcG9uc2UiHYLT5JMCFxIVL2FwaS92MS9hdWRpdC1lbnRyaWVzEpMBChJFeHBvcnRBdWRpdEVudHJpZXMSKS5maWxlc3RvcmFnZS52MS5FeHBvcnRBdWRpdEVudHJpZXNSZXF1ZXN0GiouZmlsZXN0b3JhZ2UudjEuRXhwb3J0QXVkaXRFbnRyaWVzUmVzcG9uc2UiJILT5JMCHhIcL2FwaS92MS9hdWRpdC1lbnRyaWVzOmV4cG9ydDABYgZwcm90bzM", [file_buf_validate_validate, file_filestorage_v1_types, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CiJmaWxlc3RvcmFnZS92MS9hdWRpdF9zZXJ2aWNlLnByb3RvEg5maWxlc3RvcmFnZS52MSKJBAoQQXVkaXRFbnRyeUZpbHRlchI/CgdhY3Rpb25zGAEgAygOMhsuZmlsZXN0b3JhZ2UudjEuQXVkaXRBY3Rpb25CEbpIDpIBCxAUIgeCAQQQASAAEhoKCGFjdG9yX2lkGAIgASgJQgi6SAVyAxiAAhJsCglvYmplY3RfaWQYAyABKAlCWbpIVnJUGCQyUF4kfF5bMC05YS1mQS1GXXs4fS1bMC05YS1mQS1GXXs0fS1bMC05YS1mQS1GXXs0fS1bMC05YS1mQS1GXXs0fS1bMC05YS1mQS1GXXsxMn0kEhsKCm93bmVyX3R5cGUYBCABKAlCB7pIBHICGEASGgoIb3duZXJfaWQYBSABKAlCCLpIBXIDGIACEjsKDG9iamVjdF9jbGFzcxgGIAEoDjIbLmZpbGVzdG9yYWdlLnYxLk9iamVjdENsYXNzQgi6SAWCAQIQARIpCgZyZXN1bHQYByABKAlCGbpIFnIUUgBSB1NVQ0NFU1NSB0ZBSUxVUkUSMgoOb2NjdXJyZWRfYWZ0ZXIYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKD29jY3VycmVkX2JlZm9yZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASIAoOY29ycmVsYXRpb25faWQYCiABKAlCCLpIBXIDGIACIp0BChlTZWFyY2hBdWRpdEVudHJpZXNSZXF1ZXN0EjAKBmZpbHRlchgBIAEoCzIgLmZpbGVzdG9yYWdlLnYxLkF1ZGl0RW50cnlGaWx0ZXISFAoMb2xkZXN0X2ZpcnN0GAIgASgIEhoKCXBhZ2Vfc2l6ZRgDIAEoBUIHukgEGgIoABIcCgpwYWdlX3Rva2VuGAQgASgJQgi6SAVyAxiACCJoChpTZWFyY2hBdWRpdEVudHJpZXNSZXNwb25zZRIxCg1hdWRpdF9lbnRyaWVzGAEgAygLMhouZmlsZXN0b3JhZ2UudjEuQXVkaXRFbnRyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkibgoZRXhwb3J0QXVkaXRFbnRyaWVzUmVxdWVzdBIwCgZmaWx0ZXIYASABKAsyIC5maWxlc3RvcmFnZS52MS5BdWRpdEVudHJ5RmlsdGVyEh8KDmFmdGVyX3NlcXVlbmNlGAIgASgDQge6SAQiAigAIoIBChpFeHBvcnRBdWRpdEVudHJpZXNSZXNwb25zZRIvCgthdWRpdF9lbnRyeRgBIAEoCzIaLmZpbGVzdG9yYWdlLnYxLkF1ZGl0RW50cnkSMwoKY2hlY2twb2ludBgCIAEoCzIfLmZpbGVzdG9yYWdlLnYxLkF1ZGl0Q2hlY2twb2ludCJXChdWZXJpZnlBdWRpdFRyYWlsUmVxdWVzdBIeCg1mcm9tX3NlcXVlbmNlGAEgASgDQge6SAQiAigAEhwKC3RvX3NlcXVlbmNlGAIgASgDQge6SAQiAigAIn0KEUF1ZGl0Q2hhaW5Qcm9ibGVtEjMKBGtpbmQYASABKA4yJS5maWxlc3RvcmFnZS52MS5BdWRpdENoYWluUHJvYmxlbUtpbmQSEAoIc2VxdWVuY2UYAiABKAMSEAoIZW50cnlfaWQYAyABKAkSDwoHbWVzc2FnZRgEIAEoCSKgAgoYVmVyaWZ5QXVkaXRUcmFpbFJlc3BvbnNlEg4KBmludGFjdBgBIAEoCBIWCg5maXJzdF9zZXF1ZW5jZRgCIAEoAxIVCg1sYXN0X3NlcXVlbmNlGAMgASgDEhcKD2VudHJpZXNfY2hlY2tlZBgEIAEoAxIbChNjaGVja3BvaW50c19jaGVja2VkGAUgASgDEkEKGGxhc3RfdmVyaWZpZWRfY2hlY2twb2ludBgGIAEoCzIfLmZpbGVzdG9yYWdlLnYxLkF1ZGl0Q2hlY2twb2ludBIyCgdwcm9ibGVtGAcgASgLMiEuZmlsZXN0b3JhZ2UudjEuQXVkaXRDaGFpblByb2JsZW0SGAoQYW5jaG9yZWRfdGhyb3VnaBgIIAEoAyIeChxDcmVhdGVBdWRpdENoZWNrcG9pbnRSZXF1ZXN0ImUKHUNyZWF0ZUF1ZGl0Q2hlY2twb2ludFJlc3BvbnNlEjMKCmNoZWNrcG9pbnQYASABKAsyHy5maWxlc3RvcmFnZS52MS5BdWRpdENoZWNrcG9pbnQSDwoHY3JlYXRlZBgCIAEoCCJXChtMaXN0QXVkaXRDaGVja3BvaW50c1JlcXVlc3QSGgoJcGFnZV9zaXplGAEgASgFQge6SAQaAigAEhwKCnBhZ2VfdG9rZW4YAiABKAlCCLpIBXIDGIAIIm0KHExpc3RBdWRpdENoZWNrcG9pbnRzUmVzcG9uc2USNAoLY2hlY2twb2ludHMYASADKAsyHy5maWxlc3RvcmFnZS52MS5BdWRpdENoZWNrcG9pbnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIh0KG0xpc3RBdWRpdFNpZ25pbmdLZXlzUmVxdWVzdCJdCg9BdWRpdFNpZ25pbmdLZXkSDgoGa2V5X2lkGAEgASgJEhEKCWFsZ29yaXRobRgCIAEoCRIWCg5wdWJsaWNfa2V5X3BlbRgDIAEoCRIPCgdjdXJyZW50GAQgASgIIk0KHExpc3RBdWRpdFNpZ25pbmdLZXlzUmVzcG9uc2USLQoEa2V5cxgBIAMoCzIfLmZpbGVzdG9yYWdlLnYxLkF1ZGl0U2lnbmluZ0tleSqyAQoVQXVkaXRDaGFpblByb2JsZW1LaW5kEigKJEFVRElUX0NIQUlOX1BST0JMRU1fS0lORF9VTlNQRUNJRklFRBAAEgoKBkVESVRFRBABEgsKB1JFTU9WRUQQAhIMCghJTlNFUlRFRBADEg0KCVJFT1JERVJFRBAEEg0KCVRSVU5DQVRFRBAFEhcKE0NIRUNLUE9JTlRfTUlTTUFUQ0gQBhIRCg1CQURfU0lHTkFUVVJFEAcyjAcKDEF1ZGl0U2VydmljZRKKAQoSU2VhcmNoQXVkaXRFbnRyaWVzEikuZmlsZXN0b3JhZ2UudjEuU2VhcmNoQXVkaXRFbnRyaWVzUmVxdWVzdBoqLmZpbGVzdG9yYWdlLnYxLlNlYXJjaEF1ZGl0RW50cmllc1Jlc3BvbnNlIh2C0+STAhcSFS9hcGkvdjEvYXVkaXQtZW50cmllcxKTAQoSRXhwb3J0QXVkaXRFbnRyaWVzEikuZmlsZXN0b3JhZ2UudjEuRXhwb3J0QXVkaXRFbnRyaWVzUmVxdWVzdBoqLmZpbGVzdG9yYWdlLnYxLkV4cG9ydEF1ZGl0RW50cmllc1Jlc3BvbnNlIiSC0+STAh4SHC9hcGkvdjEvYXVkaXQtZW50cmllczpleHBvcnQwARKMAQoQVmVyaWZ5QXVkaXRUcmFpbBInLmZpbGVzdG9yYWdlLnYxLlZlcmlmeUF1ZGl0VHJhaWxSZXF1ZXN0GiguZmlsZXN0b3JhZ2UudjEuVmVyaWZ5QXVkaXRUcmFpbFJlc3BvbnNlIiWC0+STAh86ASoiGi9hcGkvdjEvYXVkaXQtdHJhaWw6dmVyaWZ5EpoBChVDcmVhdGVBdWRpdENoZWNrcG9pbnQSLC5maWxlc3RvcmFnZS52MS5DcmVhdGVBdWRpdENoZWNrcG9pbnRSZXF1ZXN0Gi0uZmlsZXN0b3JhZ2UudjEuQ3JlYXRlQXVkaXRDaGVja3BvaW50UmVzcG9uc2UiJILT5JMCHjoBKiIZL2FwaS92MS9hdWRpdC1jaGVja3BvaW50cxKUAQoUTGlzdEF1ZGl0Q2hlY2twb2ludHMSKy5maWxlc3RvcmFnZS52MS5MaXN0QXVkaXRDaGVja3BvaW50c1JlcXVlc3QaLC5maWxlc3RvcmFnZS52MS5MaXN0QXVkaXRDaGVja3BvaW50c1Jlc3BvbnNlIiGC0+STAhsSGS9hcGkvdjEvYXVkaXQtY2hlY2twb2ludHMSlQEKFExpc3RBdWRpdFNpZ25pbmdLZXlzEisuZmlsZXN0b3JhZ2UudjEuTGlzdEF1ZGl0U2lnbmluZ0tleXNSZXF1ZXN0GiwuZmlsZXN0b3JhZ2UudjEuTGlzdEF1ZGl0U2lnbmluZ0tleXNSZXNwb25zZSIigtPkkwIcEhovYXBpL3YxL2F1ZGl0LXNpZ25pbmcta2V5c2IGcHJvdG8z", [file_buf_validate_validate, file_filestorage_v1_types, file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * Filters combine with AND; repeated values of one filter combine with OR.
@@ -154,6 +154,13 @@ export type ExportAuditEntriesRequest = Message<"filestorage.v1.ExportAuditEntri
    * @generated from field: filestorage.v1.AuditEntryFilter filter = 1;
    */
   filter?: AuditEntryFilter | undefined;
+
+  /**
+   * Only entries after this chain sequence (an incremental archive); with a filter it is ignored.
+   *
+   * @generated from field: int64 after_sequence = 2;
+   */
+  afterSequence: bigint;
 };
 
 /**
@@ -164,6 +171,8 @@ export const ExportAuditEntriesRequestSchema: GenMessage<ExportAuditEntriesReque
   messageDesc(file_filestorage_v1_audit_service, 3);
 
 /**
+ * Exactly one field is set: the entries come first, then the checkpoints that cover them.
+ *
  * @generated from message filestorage.v1.ExportAuditEntriesResponse
  */
 export type ExportAuditEntriesResponse = Message<"filestorage.v1.ExportAuditEntriesResponse"> & {
@@ -171,6 +180,11 @@ export type ExportAuditEntriesResponse = Message<"filestorage.v1.ExportAuditEntr
    * @generated from field: filestorage.v1.AuditEntry audit_entry = 1;
    */
   auditEntry?: AuditEntry | undefined;
+
+  /**
+   * @generated from field: filestorage.v1.AuditCheckpoint checkpoint = 2;
+   */
+  checkpoint?: AuditCheckpoint | undefined;
 };
 
 /**
@@ -179,6 +193,347 @@ export type ExportAuditEntriesResponse = Message<"filestorage.v1.ExportAuditEntr
  */
 export const ExportAuditEntriesResponseSchema: GenMessage<ExportAuditEntriesResponse> = /*@__PURE__*/
   messageDesc(file_filestorage_v1_audit_service, 4);
+
+/**
+ * @generated from message filestorage.v1.VerifyAuditTrailRequest
+ */
+export type VerifyAuditTrailRequest = Message<"filestorage.v1.VerifyAuditTrailRequest"> & {
+  /**
+   * First sequence to check; 0 or 1 for the start of the chain.
+   *
+   * @generated from field: int64 from_sequence = 1;
+   */
+  fromSequence: bigint;
+
+  /**
+   * Last sequence to check; 0 for the head. A range over 1,000,000 entries is cut there.
+   *
+   * @generated from field: int64 to_sequence = 2;
+   */
+  toSequence: bigint;
+};
+
+/**
+ * Describes the message filestorage.v1.VerifyAuditTrailRequest.
+ * Use `create(VerifyAuditTrailRequestSchema)` to create a new message.
+ */
+export const VerifyAuditTrailRequestSchema: GenMessage<VerifyAuditTrailRequest> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_audit_service, 5);
+
+/**
+ * @generated from message filestorage.v1.AuditChainProblem
+ */
+export type AuditChainProblem = Message<"filestorage.v1.AuditChainProblem"> & {
+  /**
+   * @generated from field: filestorage.v1.AuditChainProblemKind kind = 1;
+   */
+  kind: AuditChainProblemKind;
+
+  /**
+   * The sequence where the problem shows; for REMOVED the first missing one.
+   *
+   * @generated from field: int64 sequence = 2;
+   */
+  sequence: bigint;
+
+  /**
+   * The entry named, when there is one.
+   *
+   * @generated from field: string entry_id = 3;
+   */
+  entryId: string;
+
+  /**
+   * @generated from field: string message = 4;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message filestorage.v1.AuditChainProblem.
+ * Use `create(AuditChainProblemSchema)` to create a new message.
+ */
+export const AuditChainProblemSchema: GenMessage<AuditChainProblem> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_audit_service, 6);
+
+/**
+ * @generated from message filestorage.v1.VerifyAuditTrailResponse
+ */
+export type VerifyAuditTrailResponse = Message<"filestorage.v1.VerifyAuditTrailResponse"> & {
+  /**
+   * @generated from field: bool intact = 1;
+   */
+  intact: boolean;
+
+  /**
+   * @generated from field: int64 first_sequence = 2;
+   */
+  firstSequence: bigint;
+
+  /**
+   * The last sequence checked; below the head when the range was cut.
+   *
+   * @generated from field: int64 last_sequence = 3;
+   */
+  lastSequence: bigint;
+
+  /**
+   * @generated from field: int64 entries_checked = 4;
+   */
+  entriesChecked: bigint;
+
+  /**
+   * @generated from field: int64 checkpoints_checked = 5;
+   */
+  checkpointsChecked: bigint;
+
+  /**
+   * The newest checkpoint in the range whose signature and hash matched.
+   *
+   * @generated from field: filestorage.v1.AuditCheckpoint last_verified_checkpoint = 6;
+   */
+  lastVerifiedCheckpoint?: AuditCheckpoint | undefined;
+
+  /**
+   * Set when `intact` is false.
+   *
+   * @generated from field: filestorage.v1.AuditChainProblem problem = 7;
+   */
+  problem?: AuditChainProblem | undefined;
+
+  /**
+   * Entries up to this sequence were chained by the migration that introduced the chain, from
+   * the rows as they were then; 0 when the tenant's chain began with it.
+   *
+   * @generated from field: int64 anchored_through = 8;
+   */
+  anchoredThrough: bigint;
+};
+
+/**
+ * Describes the message filestorage.v1.VerifyAuditTrailResponse.
+ * Use `create(VerifyAuditTrailResponseSchema)` to create a new message.
+ */
+export const VerifyAuditTrailResponseSchema: GenMessage<VerifyAuditTrailResponse> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_audit_service, 7);
+
+/**
+ * @generated from message filestorage.v1.CreateAuditCheckpointRequest
+ */
+export type CreateAuditCheckpointRequest = Message<"filestorage.v1.CreateAuditCheckpointRequest"> & {
+};
+
+/**
+ * Describes the message filestorage.v1.CreateAuditCheckpointRequest.
+ * Use `create(CreateAuditCheckpointRequestSchema)` to create a new message.
+ */
+export const CreateAuditCheckpointRequestSchema: GenMessage<CreateAuditCheckpointRequest> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_audit_service, 8);
+
+/**
+ * @generated from message filestorage.v1.CreateAuditCheckpointResponse
+ */
+export type CreateAuditCheckpointResponse = Message<"filestorage.v1.CreateAuditCheckpointResponse"> & {
+  /**
+   * @generated from field: filestorage.v1.AuditCheckpoint checkpoint = 1;
+   */
+  checkpoint?: AuditCheckpoint | undefined;
+
+  /**
+   * False when the newest checkpoint already covered the head.
+   *
+   * @generated from field: bool created = 2;
+   */
+  created: boolean;
+};
+
+/**
+ * Describes the message filestorage.v1.CreateAuditCheckpointResponse.
+ * Use `create(CreateAuditCheckpointResponseSchema)` to create a new message.
+ */
+export const CreateAuditCheckpointResponseSchema: GenMessage<CreateAuditCheckpointResponse> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_audit_service, 9);
+
+/**
+ * @generated from message filestorage.v1.ListAuditCheckpointsRequest
+ */
+export type ListAuditCheckpointsRequest = Message<"filestorage.v1.ListAuditCheckpointsRequest"> & {
+  /**
+   * Default 50; a size above 500 is read as 500.
+   *
+   * @generated from field: int32 page_size = 1;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 2;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message filestorage.v1.ListAuditCheckpointsRequest.
+ * Use `create(ListAuditCheckpointsRequestSchema)` to create a new message.
+ */
+export const ListAuditCheckpointsRequestSchema: GenMessage<ListAuditCheckpointsRequest> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_audit_service, 10);
+
+/**
+ * @generated from message filestorage.v1.ListAuditCheckpointsResponse
+ */
+export type ListAuditCheckpointsResponse = Message<"filestorage.v1.ListAuditCheckpointsResponse"> & {
+  /**
+   * @generated from field: repeated filestorage.v1.AuditCheckpoint checkpoints = 1;
+   */
+  checkpoints: AuditCheckpoint[];
+
+  /**
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message filestorage.v1.ListAuditCheckpointsResponse.
+ * Use `create(ListAuditCheckpointsResponseSchema)` to create a new message.
+ */
+export const ListAuditCheckpointsResponseSchema: GenMessage<ListAuditCheckpointsResponse> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_audit_service, 11);
+
+/**
+ * @generated from message filestorage.v1.ListAuditSigningKeysRequest
+ */
+export type ListAuditSigningKeysRequest = Message<"filestorage.v1.ListAuditSigningKeysRequest"> & {
+};
+
+/**
+ * Describes the message filestorage.v1.ListAuditSigningKeysRequest.
+ * Use `create(ListAuditSigningKeysRequestSchema)` to create a new message.
+ */
+export const ListAuditSigningKeysRequestSchema: GenMessage<ListAuditSigningKeysRequest> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_audit_service, 12);
+
+/**
+ * @generated from message filestorage.v1.AuditSigningKey
+ */
+export type AuditSigningKey = Message<"filestorage.v1.AuditSigningKey"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * Always "Ed25519".
+   *
+   * @generated from field: string algorithm = 2;
+   */
+  algorithm: string;
+
+  /**
+   * SubjectPublicKeyInfo in PEM, as `openssl pkeyutl -verify -pubin -inkey` reads it.
+   *
+   * @generated from field: string public_key_pem = 3;
+   */
+  publicKeyPem: string;
+
+  /**
+   * Whether new checkpoints are signed with it; retired keys still verify older ones.
+   *
+   * @generated from field: bool current = 4;
+   */
+  current: boolean;
+};
+
+/**
+ * Describes the message filestorage.v1.AuditSigningKey.
+ * Use `create(AuditSigningKeySchema)` to create a new message.
+ */
+export const AuditSigningKeySchema: GenMessage<AuditSigningKey> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_audit_service, 13);
+
+/**
+ * @generated from message filestorage.v1.ListAuditSigningKeysResponse
+ */
+export type ListAuditSigningKeysResponse = Message<"filestorage.v1.ListAuditSigningKeysResponse"> & {
+  /**
+   * @generated from field: repeated filestorage.v1.AuditSigningKey keys = 1;
+   */
+  keys: AuditSigningKey[];
+};
+
+/**
+ * Describes the message filestorage.v1.ListAuditSigningKeysResponse.
+ * Use `create(ListAuditSigningKeysResponseSchema)` to create a new message.
+ */
+export const ListAuditSigningKeysResponseSchema: GenMessage<ListAuditSigningKeysResponse> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_audit_service, 14);
+
+/**
+ * How the chain was found broken, at the first place it was.
+ *
+ * @generated from enum filestorage.v1.AuditChainProblemKind
+ */
+export enum AuditChainProblemKind {
+  /**
+   * @generated from enum value: AUDIT_CHAIN_PROBLEM_KIND_UNSPECIFIED = 0;
+   */
+  AUDIT_CHAIN_PROBLEM_KIND_UNSPECIFIED = 0,
+
+  /**
+   * The entry's stored fields no longer hash to its stored hash.
+   *
+   * @generated from enum value: EDITED = 1;
+   */
+  EDITED = 1,
+
+  /**
+   * Entries are missing before `sequence`.
+   *
+   * @generated from enum value: REMOVED = 2;
+   */
+  REMOVED = 2,
+
+  /**
+   * The entry is not part of the chain: it was added after the fact.
+   *
+   * @generated from enum value: INSERTED = 3;
+   */
+  INSERTED = 3,
+
+  /**
+   * The entry's predecessor in the chain comes later: entries were moved.
+   *
+   * @generated from enum value: REORDERED = 4;
+   */
+  REORDERED = 4,
+
+  /**
+   * The chain ends before a checkpoint that covers more of it.
+   *
+   * @generated from enum value: TRUNCATED = 5;
+   */
+  TRUNCATED = 5,
+
+  /**
+   * The chain's hash at a checkpoint's sequence is not the one that was signed: rewritten.
+   *
+   * @generated from enum value: CHECKPOINT_MISMATCH = 6;
+   */
+  CHECKPOINT_MISMATCH = 6,
+
+  /**
+   * A checkpoint's signature does not verify, or names a key that is not known.
+   *
+   * @generated from enum value: BAD_SIGNATURE = 7;
+   */
+  BAD_SIGNATURE = 7,
+}
+
+/**
+ * Describes the enum filestorage.v1.AuditChainProblemKind.
+ */
+export const AuditChainProblemKindSchema: GenEnum<AuditChainProblemKind> = /*@__PURE__*/
+  enumDesc(file_filestorage_v1_audit_service, 0);
 
 /**
  * The tenant's audit trail across all of its stored objects, deleted and expired ones included.
@@ -203,12 +558,59 @@ export const AuditService: GenService<{
    * page by page (never held in memory). Over the JSON HTTP API the answer is NDJSON: one entry
    * per line, and a last line `{"error": ...}` if the export stopped early.
    *
+   * Without a filter the export is the tenant's hash chain in sequence order, followed by the
+   * checkpoints that cover it, so that `cli audit verify` can prove it intact offline.
+   *
    * @generated from rpc filestorage.v1.AuditService.ExportAuditEntries
    */
   exportAuditEntries: {
     methodKind: "server_streaming";
     input: typeof ExportAuditEntriesRequestSchema;
     output: typeof ExportAuditEntriesResponseSchema;
+  },
+  /**
+   * Recomputes the hash chain of a range of the caller's tenant from the stored rows and checks
+   * it against the signed checkpoints. Reports the first entry that was edited, removed,
+   * inserted or reordered. At most 1,000,000 entries per call; `last_sequence` says where to go on.
+   *
+   * @generated from rpc filestorage.v1.AuditService.VerifyAuditTrail
+   */
+  verifyAuditTrail: {
+    methodKind: "unary";
+    input: typeof VerifyAuditTrailRequestSchema;
+    output: typeof VerifyAuditTrailResponseSchema;
+  },
+  /**
+   * Signs the head of the caller's tenant's chain now (the schedule does it hourly). Returns the
+   * newest checkpoint unchanged when no entry was written since it.
+   *
+   * @generated from rpc filestorage.v1.AuditService.CreateAuditCheckpoint
+   */
+  createAuditCheckpoint: {
+    methodKind: "unary";
+    input: typeof CreateAuditCheckpointRequestSchema;
+    output: typeof CreateAuditCheckpointResponseSchema;
+  },
+  /**
+   * The tenant's checkpoints, newest first.
+   *
+   * @generated from rpc filestorage.v1.AuditService.ListAuditCheckpoints
+   */
+  listAuditCheckpoints: {
+    methodKind: "unary";
+    input: typeof ListAuditCheckpointsRequestSchema;
+    output: typeof ListAuditCheckpointsResponseSchema;
+  },
+  /**
+   * The public keys that verify checkpoints, current and retired; also served without a token
+   * at /.well-known/audit-signing-keys.json.
+   *
+   * @generated from rpc filestorage.v1.AuditService.ListAuditSigningKeys
+   */
+  listAuditSigningKeys: {
+    methodKind: "unary";
+    input: typeof ListAuditSigningKeysRequestSchema;
+    output: typeof ListAuditSigningKeysResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_filestorage_v1_audit_service, 0);

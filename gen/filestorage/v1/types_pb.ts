@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file filestorage/v1/types.proto.
  */
 export const file_filestorage_v1_types: GenFile = /*@__PURE__*/
-  fileDesc("ChpmaWxlc3RvcmFnZS92MS90eXBlcy5wcm90bxIOZmlsZXN0b3JhZ2UudjEiSgoJU2NhbkNoZWNrEgwKBG5hbWUYASABKAkSDgoGcGFzc2VkGAIgASgIEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIowBCgpTY2FuUmVzdWx0Eg4KBnBhc3NlZBgBIAEoCBIpCgZjaGVja3MYAiADKAsyGS5maWxlc3RvcmFnZS52MS5TY2FuQ2hlY2sSLwoLZmluaXNoZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCmJ5dGVzX3JlYWQYBCABKAMiXQoJTGVnYWxIb2xkEg4KBnJlYXNvbhgBIAEoCRIRCglwbGFjZWRfYnkYAiABKAkSLQoJcGxhY2VkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKrBQoMU3RvcmVkT2JqZWN0EgoKAmlkGAEgASgJEhMKC3N0b3JhZ2Vfa2V5GAIgASgJEiwKBnN0YXR1cxgDIAEoDjIcLmZpbGVzdG9yYWdlLnYxLk9iamVjdFN0YXR1cxIxCgxvYmplY3RfY2xhc3MYBCABKA4yGy5maWxlc3RvcmFnZS52MS5PYmplY3RDbGFzcxIZChFvd25lcl9lbnRpdHlfdHlwZRgFIAEoCRIXCg9vd25lcl9lbnRpdHlfaWQYBiABKAkSGQoRb3JpZ2luYWxfZmlsZW5hbWUYByABKAkSFAoMY29udGVudF90eXBlGAggASgJEhEKCWZpbGVfc2l6ZRgJIAEoAxISCgppc19jdXJyZW50GAogASgIEhUKDWlzX2xlZ2FsX2hvbGQYCyABKAgSLQoKbGVnYWxfaG9sZBgMIAEoCzIZLmZpbGVzdG9yYWdlLnYxLkxlZ2FsSG9sZBI5ChByZXRlbnRpb25fcG9saWN5GA0gASgOMh8uZmlsZXN0b3JhZ2UudjEuUmV0ZW50aW9uUG9saWN5EjgKFHJldGVudGlvbl9leHBpcmVzX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtzY2FuX3Jlc3VsdBgPIAEoCzIaLmZpbGVzdG9yYWdlLnYxLlNjYW5SZXN1bHQSEAoIY2hlY2tzdW0YECABKAkSLgoKY3JlYXRlZF9hdBgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBsb2FkZWRfYXQYEyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wItoCCgpBdWRpdEVudHJ5EgoKAmlkGAEgASgJEhEKCW9iamVjdF9pZBgCIAEoCRIrCgZhY3Rpb24YAyABKA4yGy5maWxlc3RvcmFnZS52MS5BdWRpdEFjdGlvbhIQCghhY3Rvcl9pZBgEIAEoCRISCgpyZXF1ZXN0X2lkGAUgASgJEg4KBnJlc3VsdBgGIAEoCRIvCgtvY2N1cnJlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoHZGV0YWlscxgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFgoOY29ycmVsYXRpb25faWQYCSABKAkSMQoMb2JqZWN0X2NsYXNzGAogASgOMhsuZmlsZXN0b3JhZ2UudjEuT2JqZWN0Q2xhc3MSEgoKb3duZXJfdHlwZRgLIAEoCRIQCghvd25lcl9pZBgMIAEoCSLlAgoNVXBsb2FkU2Vzc2lvbhIKCgJpZBgBIAEoCRIUCgxpbml0aWF0ZWRfYnkYAiABKAkSNgoScHJlc2lnbl9leHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdChVleHBlY3RlZF9jb250ZW50X3R5cGUYBCABKAkSGgoSZXhwZWN0ZWRfZmlsZV9zaXplGAUgASgDEhMKC2NvbnRlbnRfbWQ1GAYgASgJEhYKDmNvbnRlbnRfc2hhMjU2GAcgASgJEjAKD3BvbGljeV9zbmFwc2hvdBgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMAoMY29tcGxldGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCqOAgoLT2JqZWN0Q2xhc3MSHAoYT0JKRUNUX0NMQVNTX1VOU1BFQ0lGSUVEEAASFgoSVVNFUl9QUk9GSUxFX1BIT1RPEAESEAoMQ09NUEFOWV9MT0dPEAISFgoSQ1VTVE9NRVJfU0lHTkFUVVJFEAMSGQoVS1lDX0lERU5USVRZX0RPQ1VNRU5UEAQSGwoXS1lDX1NVUFBPUlRJTkdfRE9DVU1FTlQQBRIRCg1MT0FOX0RPQ1VNRU5UEAYSDwoLSU1QT1JUX0ZJTEUQBxINCglTVEFURU1FTlQQCBIKCgZSRVBPUlQQCRIUChBHRU5FUkFMX0RPQ1VNRU5UEAoSEgoOQ1VTVE9NRVJfUEhPVE8QCypoCgxPYmplY3RTdGF0dXMSHQoZT0JKRUNUX1NUQVRVU19VTlNQRUNJRklFRBAAEhIKDlBFTkRJTkdfVVBMT0FEEAESDAoIU0NBTk5JTkcQAhIJCgVSRUFEWRADEgwKCFJFSkVDVEVEEAQqwgEKD1JldGVudGlvblBvbGljeRIgChxSRVRFTlRJT05fUE9MSUNZX1VOU1BFQ0lGSUVEEAASDQoJUEVSTUFORU5UEAESFgoSQ09NUExJQU5DRV9BUkNISVZFEAISEgoOU1VQRVJTRURFRF8zMEQQAxITCg9URU1QX1VQTE9BRF8yNEgQBBIUChBGQUlMRURfVVBMT0FEXzdEEAUSFwoTSU1QT1JUX0FSVElGQUNUXzkwRBAGEg4KCkxFR0FMX0hPTEQQByq3AgoLQXVkaXRBY3Rpb24SHAoYQVVESVRfQUNUSU9OX1VOU1BFQ0lGSUVEEAASFAoQVVBMT0FEX0lOSVRJQVRFRBABEhQKEFVQTE9BRF9DT01QTEVURUQQAhIRCg1VUExPQURfRkFJTEVEEAMSDwoLU0NBTl9QQVNTRUQQBBIPCgtTQ0FOX0ZBSUxFRBAFEhcKE0RPV05MT0FEX1VSTF9JU1NVRUQQBhISCg5PQkpFQ1RfREVMRVRFRBAHEhIKDk9CSkVDVF9FWFBJUkVEEAgSDwoLSE9MRF9QTEFDRUQQCRIRCg1IT0xEX1JFTEVBU0VEEAoSGAoUVVBMT0FEX1VSTF9SRUZSRVNIRUQQCxITCg9PQkpFQ1RfUkVTVE9SRUQQDBIVChFPQkpFQ1RfU1VQRVJTRURFRBANYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChpmaWxlc3RvcmFnZS92MS90eXBlcy5wcm90bxIOZmlsZXN0b3JhZ2UudjEiSgoJU2NhbkNoZWNrEgwKBG5hbWUYASABKAkSDgoGcGFzc2VkGAIgASgIEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIowBCgpTY2FuUmVzdWx0Eg4KBnBhc3NlZBgBIAEoCBIpCgZjaGVja3MYAiADKAsyGS5maWxlc3RvcmFnZS52MS5TY2FuQ2hlY2sSLwoLZmluaXNoZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCmJ5dGVzX3JlYWQYBCABKAMiXQoJTGVnYWxIb2xkEg4KBnJlYXNvbhgBIAEoCRIRCglwbGFjZWRfYnkYAiABKAkSLQoJcGxhY2VkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKrBQoMU3RvcmVkT2JqZWN0EgoKAmlkGAEgASgJEhMKC3N0b3JhZ2Vfa2V5GAIgASgJEiwKBnN0YXR1cxgDIAEoDjIcLmZpbGVzdG9yYWdlLnYxLk9iamVjdFN0YXR1cxIxCgxvYmplY3RfY2xhc3MYBCABKA4yGy5maWxlc3RvcmFnZS52MS5PYmplY3RDbGFzcxIZChFvd25lcl9lbnRpdHlfdHlwZRgFIAEoCRIXCg9vd25lcl9lbnRpdHlfaWQYBiABKAkSGQoRb3JpZ2luYWxfZmlsZW5hbWUYByABKAkSFAoMY29udGVudF90eXBlGAggASgJEhEKCWZpbGVfc2l6ZRgJIAEoAxISCgppc19jdXJyZW50GAogASgIEhUKDWlzX2xlZ2FsX2hvbGQYCyABKAgSLQoKbGVnYWxfaG9sZBgMIAEoCzIZLmZpbGVzdG9yYWdlLnYxLkxlZ2FsSG9sZBI5ChByZXRlbnRpb25fcG9saWN5GA0gASgOMh8uZmlsZXN0b3JhZ2UudjEuUmV0ZW50aW9uUG9saWN5EjgKFHJldGVudGlvbl9leHBpcmVzX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtzY2FuX3Jlc3VsdBgPIAEoCzIaLmZpbGVzdG9yYWdlLnYxLlNjYW5SZXN1bHQSEAoIY2hlY2tzdW0YECABKAkSLgoKY3JlYXRlZF9hdBgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBsb2FkZWRfYXQYEyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIokDCgpBdWRpdEVudHJ5EgoKAmlkGAEgASgJEhEKCW9iamVjdF9pZBgCIAEoCRIrCgZhY3Rpb24YAyABKA4yGy5maWxlc3RvcmFnZS52MS5BdWRpdEFjdGlvbhIQCghhY3Rvcl9pZBgEIAEoCRISCgpyZXF1ZXN0X2lkGAUgASgJEg4KBnJlc3VsdBgGIAEoCRIvCgtvY2N1cnJlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoHZGV0YWlscxgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFgoOY29ycmVsYXRpb25faWQYCSABKAkSMQoMb2JqZWN0X2NsYXNzGAogASgOMhsuZmlsZXN0b3JhZ2UudjEuT2JqZWN0Q2xhc3MSEgoKb3duZXJfdHlwZRgLIAEoCRIQCghvd25lcl9pZBgMIAEoCRItCgVjaGFpbhgNIAEoCzIeLmZpbGVzdG9yYWdlLnYxLkF1ZGl0Q2hhaW5MaW5rIloKDkF1ZGl0Q2hhaW5MaW5rEhAKCHNlcXVlbmNlGAEgASgDEhUKDXByZXZpb3VzX2hhc2gYAiABKAkSDAoEaGFzaBgDIAEoCRIRCgljYW5vbmljYWwYBCABKAkipwEKD0F1ZGl0Q2hlY2twb2ludBIRCgl0ZW5hbnRfaWQYASABKAkSEAoIc2VxdWVuY2UYAiABKAMSDAoEaGFzaBgDIAEoCRItCglzaWduZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmtleV9pZBgFIAEoCRIRCglzaWduYXR1cmUYBiABKAkSDwoHcGF5bG9hZBgHIAEoCSLlAgoNVXBsb2FkU2Vzc2lvbhIKCgJpZBgBIAEoCRIUCgxpbml0aWF0ZWRfYnkYAiABKAkSNgoScHJlc2lnbl9leHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdChVleHBlY3RlZF9jb250ZW50X3R5cGUYBCABKAkSGgoSZXhwZWN0ZWRfZmlsZV9zaXplGAUgASgDEhMKC2NvbnRlbnRfbWQ1GAYgASgJEhYKDmNvbnRlbnRfc2hhMjU2GAcgASgJEjAKD3BvbGljeV9zbmFwc2hvdBgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMAoMY29tcGxldGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCqOAgoLT2JqZWN0Q2xhc3MSHAoYT0JKRUNUX0NMQVNTX1VOU1BFQ0lGSUVEEAASFgoSVVNFUl9QUk9GSUxFX1BIT1RPEAESEAoMQ09NUEFOWV9MT0dPEAISFgoSQ1VTVE9NRVJfU0lHTkFUVVJFEAMSGQoVS1lDX0lERU5USVRZX0RPQ1VNRU5UEAQSGwoXS1lDX1NVUFBPUlRJTkdfRE9DVU1FTlQQBRIRCg1MT0FOX0RPQ1VNRU5UEAYSDwoLSU1QT1JUX0ZJTEUQBxINCglTVEFURU1FTlQQCBIKCgZSRVBPUlQQCRIUChBHRU5FUkFMX0RPQ1VNRU5UEAoSEgoOQ1VTVE9NRVJfUEhPVE8QCypoCgxPYmplY3RTdGF0dXMSHQoZT0JKRUNUX1NUQVRVU19VTlNQRUNJRklFRBAAEhIKDlBFTkRJTkdfVVBMT0FEEAESDAoIU0NBTk5JTkcQAhIJCgVSRUFEWRADEgwKCFJFSkVDVEVEEAQqwgEKD1JldGVudGlvblBvbGljeRIgChxSRVRFTlRJT05fUE9MSUNZX1VOU1BFQ0lGSUVEEAASDQoJUEVSTUFORU5UEAESFgoSQ09NUExJQU5DRV9BUkNISVZFEAISEgoOU1VQRVJTRURFRF8zMEQQAxITCg9URU1QX1VQTE9BRF8yNEgQBBIUChBGQUlMRURfVVBMT0FEXzdEEAUSFwoTSU1QT1JUX0FSVElGQUNUXzkwRBAGEg4KCkxFR0FMX0hPTEQQByq3AgoLQXVkaXRBY3Rpb24SHAoYQVVESVRfQUNUSU9OX1VOU1BFQ0lGSUVEEAASFAoQVVBMT0FEX0lOSVRJQVRFRBABEhQKEFVQTE9BRF9DT01QTEVURUQQAhIRCg1VUExPQURfRkFJTEVEEAMSDwoLU0NBTl9QQVNTRUQQBBIPCgtTQ0FOX0ZBSUxFRBAFEhcKE0RPV05MT0FEX1VSTF9JU1NVRUQQBhISCg5PQkpFQ1RfREVMRVRFRBAHEhIKDk9CSkVDVF9FWFBJUkVEEAgSDwoLSE9MRF9QTEFDRUQQCRIRCg1IT0xEX1JFTEVBU0VEEAoSGAoUVVBMT0FEX1VSTF9SRUZSRVNIRUQQCxITCg9PQkpFQ1RfUkVTVE9SRUQQDBIVChFPQkpFQ1RfU1VQRVJTRURFRBANYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * One validation check of the scan and its outcome.
@@ -297,6 +297,14 @@ export type AuditEntry = Message<"filestorage.v1.AuditEntry"> & {
    * @generated from field: string owner_id = 12;
    */
   ownerId: string;
+
+  /**
+   * The entry's place in its tenant's hash chain (docs/audit-chain.md). Unset on an entry written
+   * with the chain switched off (a benchmark setting) or inserted behind the database's back.
+   *
+   * @generated from field: filestorage.v1.AuditChainLink chain = 13;
+   */
+  chain?: AuditChainLink | undefined;
 };
 
 /**
@@ -305,6 +313,106 @@ export type AuditEntry = Message<"filestorage.v1.AuditEntry"> & {
  */
 export const AuditEntrySchema: GenMessage<AuditEntry> = /*@__PURE__*/
   messageDesc(file_filestorage_v1_types, 4);
+
+/**
+ * One link of a tenant's audit hash chain. Hashes are lower-case hexadecimal SHA-256.
+ *
+ * @generated from message filestorage.v1.AuditChainLink
+ */
+export type AuditChainLink = Message<"filestorage.v1.AuditChainLink"> & {
+  /**
+   * 1 for the tenant's first entry, then one more per entry, without gaps.
+   *
+   * @generated from field: int64 sequence = 1;
+   */
+  sequence: bigint;
+
+  /**
+   * The previous entry's `hash`; 64 zeros before the first entry.
+   *
+   * @generated from field: string previous_hash = 2;
+   */
+  previousHash: string;
+
+  /**
+   * SHA-256 of the 32 bytes of `previous_hash` followed by the UTF-8 bytes of `canonical`.
+   *
+   * @generated from field: string hash = 3;
+   */
+  hash: string;
+
+  /**
+   * The entry's canonical form, computed by the database from the row as it is stored now: a
+   * JSON array ["audit-entry/v1", tenant, id, object id, action, actor, request id, correlation
+   * id, result, occurred at, object class, owner type, owner id, details].
+   *
+   * @generated from field: string canonical = 4;
+   */
+  canonical: string;
+};
+
+/**
+ * Describes the message filestorage.v1.AuditChainLink.
+ * Use `create(AuditChainLinkSchema)` to create a new message.
+ */
+export const AuditChainLinkSchema: GenMessage<AuditChainLink> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_types, 5);
+
+/**
+ * A signed statement that a tenant's chain had `hash` at `sequence` when it was signed.
+ *
+ * @generated from message filestorage.v1.AuditCheckpoint
+ */
+export type AuditCheckpoint = Message<"filestorage.v1.AuditCheckpoint"> & {
+  /**
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId: string;
+
+  /**
+   * @generated from field: int64 sequence = 2;
+   */
+  sequence: bigint;
+
+  /**
+   * @generated from field: string hash = 3;
+   */
+  hash: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp signed_at = 4;
+   */
+  signedAt?: Timestamp | undefined;
+
+  /**
+   * Names the Ed25519 key in ListAuditSigningKeys and /.well-known/audit-signing-keys.json.
+   *
+   * @generated from field: string key_id = 5;
+   */
+  keyId: string;
+
+  /**
+   * Base64 Ed25519 signature of `payload`.
+   *
+   * @generated from field: string signature = 6;
+   */
+  signature: string;
+
+  /**
+   * The exact text signed: "files-and-fields audit checkpoint v1", tenant, sequence, hash and
+   * signed_at (RFC 3339, milliseconds, UTC), one per line, each line ending in a newline.
+   *
+   * @generated from field: string payload = 7;
+   */
+  payload: string;
+};
+
+/**
+ * Describes the message filestorage.v1.AuditCheckpoint.
+ * Use `create(AuditCheckpointSchema)` to create a new message.
+ */
+export const AuditCheckpointSchema: GenMessage<AuditCheckpoint> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_types, 6);
 
 /**
  * One upload session of an object (initiate, then one per refreshed upload URL). Sessions
@@ -371,7 +479,7 @@ export type UploadSession = Message<"filestorage.v1.UploadSession"> & {
  * Use `create(UploadSessionSchema)` to create a new message.
  */
 export const UploadSessionSchema: GenMessage<UploadSession> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_types, 5);
+  messageDesc(file_filestorage_v1_types, 7);
 
 /**
  * @generated from enum filestorage.v1.ObjectClass

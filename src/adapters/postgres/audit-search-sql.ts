@@ -45,5 +45,8 @@ export function auditSearchSql(tenantId: string, query: AuditQuery): { sql: stri
   return { sql, params };
 }
 
-export const AUDIT_COLUMNS =
-  "id, object_id, action, actor_id, request_id, correlation_id, result, details, occurred_at, object_class, owner_type, owner_id";
+/** The chain's columns come with every read: the canonical form is computed from the row as stored now. */
+export const AUDIT_COLUMNS = `id, object_id, action, actor_id, request_id, correlation_id, result, details, occurred_at, object_class, owner_type, owner_id,
+  chain_sequence, encode(chain_previous_hash, 'hex') as chain_previous_hash, encode(chain_hash, 'hex') as chain_hash,
+  case when chain_sequence is not null then audit_entry_canonical(tenant_id, id, object_id, action, actor_id, request_id, correlation_id,
+    result, occurred_at, object_class, owner_type, owner_id, details) end as chain_canonical`;

@@ -17,6 +17,10 @@ interface AuditEntryRecord {
   object_class: string | null;
   owner_type: string | null;
   owner_id: string | null;
+  chain_sequence: string | null;
+  chain_previous_hash: string | null;
+  chain_hash: string | null;
+  chain_canonical: string | null;
 }
 
 function toAuditEntryView(row: AuditEntryRecord): AuditEntryView {
@@ -33,6 +37,10 @@ function toAuditEntryView(row: AuditEntryRecord): AuditEntryView {
     objectClass: row.object_class,
     ownerType: row.owner_type,
     ownerId: row.owner_id,
+    chain:
+      row.chain_sequence === null
+        ? null
+        : { sequence: Number(row.chain_sequence), previousHash: row.chain_previous_hash!, hash: row.chain_hash!, canonical: row.chain_canonical! },
   };
 }
 

@@ -14,6 +14,15 @@ export interface AuditEntryView {
   objectClass?: string | null;
   ownerType?: string | null;
   ownerId?: string | null;
+  /** Its link in the tenant's hash chain; null when the row was never sealed. */
+  chain?: ChainLinkView | null;
+}
+
+export interface ChainLinkView {
+  sequence: number;
+  previousHash: string;
+  hash: string;
+  canonical: string;
 }
 
 /** An upload session as an audit record: what initiate (or a refreshed URL) allowed. */

@@ -20,6 +20,7 @@ export function toAuditEntryMessage(entry: AuditEntryView): MessageInitShape<typ
     objectClass: enumValue(ObjectClass, entry.objectClass ?? ""),
     ownerType: entry.ownerType ?? "",
     ownerId: entry.ownerId ?? "",
+    chain: entry.chain ? { ...entry.chain, sequence: BigInt(entry.chain.sequence) } : undefined,
   };
 }
 

@@ -8,6 +8,7 @@ import { StorageDeleteFailures } from "./0007-storage-delete-failures.js";
 import { OrganizationProfiles } from "./0008-organization-profiles.js";
 import { Products } from "./0010-products.js";
 import { TenantQuotas } from "./0011-tenant-quotas.js";
+import { AuditHashChain } from "./0012-audit-hash-chain.js";
 
 /** Listed explicitly: no file discovery at run time, the same list in dev, tests and production. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   { name: "0008-organization-profiles", class: OrganizationProfiles },
   { name: "0010-products", class: Products },
   { name: "0011-tenant-quotas", class: TenantQuotas },
+  { name: "0012-audit-hash-chain", class: AuditHashChain },
 ];
