@@ -1,6 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import type { ChainedEntry, Checkpoint } from "../../domain/audit/chain/chain-link.js";
-import type { PublicKeyRing } from "../../domain/audit/chain/checkpoint-signature.js";
+import type { PublicKeyRing } from "./chain/checkpoint-signature.js";
 import type { Cursor } from "../../domain/pagination.js";
 
 /** The head of a tenant's chain as the database keeps it (audit_chain_heads). */

@@ -1,6 +1,12 @@
 import { type ChainedEntry, type ChainProblem, type ChainReport, type Checkpoint, GENESIS_HASH } from "./chain-link.js";
-import { checkpointSignatureProblem, type PublicKeyRing } from "./checkpoint-signature.js";
-import { linkHash } from "./link-hash.js";
+
+/** The cryptography the verifier needs, given to it so that the walk itself stays pure. */
+export interface ChainCrypto {
+  /** SHA-256 of the previous hash's bytes and the canonical text's UTF-8 bytes, hex. */
+  linkHash(previousHash: string, canonical: string): string;
+  /** Why a checkpoint's signature does not verify with the keys at hand; undefined when it does. */
+  signatureProblem(checkpoint: Checkpoint): string | undefined;
+}
 
 type SealedEntry = ChainedEntry & { sequence: number };
 
@@ -40,9 +46,12 @@ export class ChainVerifier {
    * first entry must follow, when known; without it a range starting at sequence 1 must follow
    * the genesis hash and a later one is taken as it comes (a checkpoint then pins it).
    */
-  constructor(checkpoints: Iterable<Checkpoint>, keys: PublicKeyRing, private readonly anchor?: { sequence: number; hash: string }) {
+  constructor(
+    checkpoints: Iterable<Checkpoint>,
+    private readonly crypto: ChainCrypto,
+    private readonly anchor?: { sequence: number; hash: string }) {
     for (const checkpoint of checkpoints) {
-      const why = checkpointSignatureProblem(checkpoint, keys);
+      const why = crypto.signatureProblem(checkpoint);
       if (why) this.badSignatures.push({ kind: "BAD_SIGNATURE", sequence: checkpoint.sequence, message: why });
       else this.checkpoints.set(checkpoint.sequence, checkpoint);
     }
@@ -61,7 +70,7 @@ export class ChainVerifier {
       return;
     }
     this.entries += 1;
-    if (linkHash(entry.previousHash, entry.canonical) !== entry.hash) {
+    if (this.crypto.linkHash(entry.previousHash, entry.canonical) !== entry.hash) {
       this.resolveSuspect(undefined);
       this.fail({ kind: "EDITED", sequence: entry.sequence, entryId: entry.id, message: `entry ${entry.id} at sequence ${entry.sequence} was edited: its fields no longer hash to its stored hash` });
       return;

@@ -1,6 +1,6 @@
 import { type KeyObject, verify } from "node:crypto";
-import type { Checkpoint } from "./chain-link.js";
-import { checkpointPayload } from "./checkpoint-payload.js";
+import type { Checkpoint } from "../../../domain/audit/chain/chain-link.js";
+import { checkpointPayload } from "../../../domain/audit/chain/checkpoint-payload.js";
 
 /** Public keys by key id: the current one and every retired one still verifying old checkpoints. */
 export type PublicKeyRing = ReadonlyMap<string, KeyObject>;
