@@ -100,8 +100,8 @@ const zones = [
   {
     target: "src/adapters",
     from: "src/app/**",
-    except: ["**/src/app/*/port.ts"],
-    message: "An adapter implements a port (src/app/<module>/port.ts) and imports nothing else of src/app.",
+    except: ["**/src/app/*/port.ts", "**/src/app/*/*-port.ts"],
+    message: "An adapter implements a port (src/app/<module>/port.ts, or <name>-port.ts where a module has several) and imports nothing else of src/app.",
   },
   { target: "src/adapters", from: "src/rpc", message: "Adapters do not import src/rpc." },
   { target: ["src/adapters/*.ts", "src/adapters/!(temporal)/**"], from: "workflows", message: "Adapters do not import workflows." },
@@ -109,7 +109,7 @@ const zones = [
     // The Temporal client starts, signals and updates the workflows: it needs their contract.
     target: "src/adapters/temporal/**",
     from: "workflows",
-    except: ["./definitions.ts", "./search-attributes.ts", "./activities/sweep-types.ts", "./activities/webhook-types.ts"],
+    except: ["./definitions.ts", "./search-attributes.ts", "./activities/sweep-types.ts", "./activities/webhook-types.ts", "./activities/audit-checkpoint-types.ts"],
     message: "The Temporal adapters import the workflows' contract (definitions, search attributes, input types) only.",
   },
   {

@@ -13,6 +13,13 @@ export interface BenchOptions {
   filterRuns: number;
   auditEntries: number;
   auditRuns: number;
+  /** audit-chain: sealed entries of one tenant exported and verified. */
+  chainEntries: number;
+  /** audit-chain: existing entries migration 0012 chains. */
+  chainBackfillEntries: number;
+  /** audit-chain: length of each chain-on and chain-off turn (s), and rounds of them. */
+  chainSeconds: number;
+  chainRounds: number;
   /** "seed": rows inserted, workflows started as a retention change; "flow": the full upload flow. */
   timerMode: "seed" | "flow";
   timerObjects: number;
@@ -53,6 +60,10 @@ export function readOptions(env: Record<string, string | undefined>): BenchOptio
     filterRuns: int("BENCH_FILTER_RUNS", 50),
     auditEntries: int("BENCH_AUDIT_ENTRIES", 2_000_000),
     auditRuns: int("BENCH_AUDIT_RUNS", 30),
+    chainEntries: int("BENCH_CHAIN_ENTRIES", 1_000_000),
+    chainBackfillEntries: int("BENCH_CHAIN_BACKFILL_ENTRIES", 200_000),
+    chainSeconds: int("BENCH_CHAIN_SECONDS", 5),
+    chainRounds: int("BENCH_CHAIN_ROUNDS", 5),
     timerMode,
     timerObjects: int("BENCH_TIMER_OBJECTS", timerMode === "seed" ? 1_500 : 300),
     loadUploads: int("BENCH_LOAD_UPLOADS", 1_000),

@@ -21,6 +21,11 @@
  *   BENCH_AUDIT_ENTRIES=2000000       audit entries of one tenant for the audit search group
  *                                     (10000000: the issue's size, about 15 minutes to load here)
  *   BENCH_AUDIT_RUNS=30               runs of each audit search variant
+ *   BENCH_CHAIN_ENTRIES=1000000       audit-chain: sealed entries of one tenant, exported and verified
+ *                                     (loading them with the seal trigger takes a few minutes here)
+ *   BENCH_CHAIN_BACKFILL_ENTRIES=200000  audit-chain: existing entries migration 0012 chains
+ *   BENCH_CHAIN_SECONDS=5             audit-chain: each chain-on and chain-off turn (inserts, uploads)
+ *   BENCH_CHAIN_ROUNDS=5              audit-chain: rounds of those turns, the order alternating
  *   BENCH_TIMER_MODE=seed             how the timers group makes its READY IMPORT_FILE objects:
  *                                     seed = rows inserted with one INSERT, an object in MinIO for
  *                                     each, workflows started as a retention change starts them
@@ -37,7 +42,7 @@
  *                                     8 MiB PDF at 16); the defaults take about 2-3 minutes
  *   BENCH_PEER_SEQUENTIAL=30          uploads-peers: sequential uploads per engine (complete-to-READY
  *                                     p50/p99 against tusd's final PATCH)
- *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, limits, fields, filter, audit, load,
+ *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, limits, fields, filter, audit, audit-chain, load,
  *                                     uploads-peers, timers (without a stack group, no stack is started)
  *   BENCH_TEMPORAL_MODES=dev,server   the upload groups (put, scan, load, uploads-peers) run on each: the
  *                                     Temporal CLI's dev server, then the Temporal server on PostgreSQL
@@ -58,6 +63,7 @@ import { customFields } from "./custom-fields.js";
 import { dataPath } from "./data-path.js";
 import type { Figure } from "./figure.js";
 import { auditSearch } from "./audit-search.js";
+import { auditChain } from "./audit-chain.js";
 import { filterQuery } from "./filter-query.js";
 import { limits } from "./limits.js";
 import { describeMachine, machineLine } from "./machine.js";
@@ -70,7 +76,7 @@ import { startBenchStack, type BenchStack, type TemporalMode } from "./stack.js"
 import { progress } from "./support.js";
 import { markdownTable, textTable } from "./table.js";
 
-const GROUPS: BenchGroup[] = [apiLatency, dataPath, scanLatency, csvScan, limits, customFields, filterQuery, auditSearch, load, uploadsPeers, retentionTimers];
+const GROUPS: BenchGroup[] = [apiLatency, dataPath, scanLatency, csvScan, limits, customFields, filterQuery, auditSearch, auditChain, load, uploadsPeers, retentionTimers];
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(benchDir);

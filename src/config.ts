@@ -3,6 +3,9 @@
  * passed down. A bad value stops the process with one line naming the variable (docs/decisions.md).
  */
 import { createHash } from "node:crypto";
+import { type AuditConfig, parseAuditSigningKeys } from "./config/audit.js";
+import { parseAuditHashChain } from "./config/audit-hash-chain.js";
+import { ConfigError } from "./config/config-error.js";
 import { DEFAULT_MAX_DEFINITIONS_PER_ENTITY_TYPE } from "./domain/customfields/definition-quota.js";
 import { defaultTenantShare } from "./domain/webhooks/fair-share.js";
 
@@ -148,6 +151,8 @@ export interface DatabaseLimitsConfig {
   idleInTransactionTimeoutSeconds: number;
   /** Connections per process (API or worker): replicas × this must stay under the server's max_connections. */
   poolMax: number;
+  /** AUDIT_HASH_CHAIN: off only for the benchmark (src/config/audit-hash-chain.ts); a session setting of both pools. */
+  auditHashChain: boolean;
 }
 
 export interface Config {
@@ -214,6 +219,8 @@ export interface Config {
   reflection: { public: boolean; publicRequestsPerMinute: number };
   /** OTLP/HTTP endpoint for traces; tracing is off without it. */
   otlpEndpoint?: string;
+  /** Signed checkpoints of the audit hash chain (src/config/audit.ts). */
+  audit: AuditConfig;
 }
 
 export interface WorkerConfig {
@@ -249,12 +256,7 @@ export interface PollerSettings {
   maximum: number;
 }
 
-export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
-    super(`${variable}: ${problem}`);
-    this.name = "ConfigError";
-  }
-}
+export { ConfigError };
 
 export function readEnv(): Env {
   return { ...process.env };
@@ -541,11 +543,12 @@ function parseHttpLimits(env: Env, completeWaitSeconds: number): HttpLimitsConfi
   };
 }
 
-function parseDatabaseLimits(env: Env): DatabaseLimitsConfig {
+function parseDatabaseLimits(env: Env, developmentMode: boolean): DatabaseLimitsConfig {
   return {
     statementTimeoutSeconds: integer(env, "DATABASE_STATEMENT_TIMEOUT_SECONDS", 30),
     idleInTransactionTimeoutSeconds: integer(env, "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS", 60),
     poolMax: integer(env, "DATABASE_POOL_MAX", 10),
+    auditHashChain: parseAuditHashChain(env, developmentMode),
   };
 }
 
@@ -661,10 +664,11 @@ export function parseConfig(env: Env): Config {
     maxRequestBodyBytes: integer(env, "MAX_REQUEST_BODY_BYTES", DEFAULT_MAX_REQUEST_BODY_BYTES),
     shutdownGraceSeconds: integer(env, "SHUTDOWN_GRACE_SECONDS", 20),
     http: parseHttpLimits(env, completeWaitTimeoutSeconds),
-    database: parseDatabaseLimits(env),
+    database: parseDatabaseLimits(env, developmentMode),
     webhooks: parseWebhooks(env, developmentMode, optional(env, "TEMPORAL_TASK_QUEUE") ?? "file-storage"),
     reflection: { public: boolean(env, "GRPC_REFLECTION_PUBLIC", false), publicRequestsPerMinute: integer(env, "GRPC_REFLECTION_PUBLIC_REQUESTS_PER_MINUTE", 60) },
     otlpEndpoint: otlpEndpoint ? url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", otlpEndpoint, ["http:", "https:"]) : undefined,
+    audit: { ...parseAuditSigningKeys(env, developmentMode), checkpointIntervalSeconds: integer(env, "AUDIT_CHECKPOINT_INTERVAL_SECONDS", 3600) },
   };
 }
 

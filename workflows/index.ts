@@ -1,4 +1,5 @@
 /** The workflows bundled for the worker. */
+export { auditCheckpoints } from "./audit-checkpoints.js";
 export { objectLifecycle } from "./object-lifecycle.js";
 export { retentionSweep } from "./retention-sweep.js";
 export { webhookDelivery } from "./webhook-delivery.js";

@@ -97,10 +97,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     });
     if (values.help) {
       say(`usage: npm run cli -- ${command.name} ${command.usage}\n  ${command.summary}`);
+      if (command.notes) say(`\n${command.notes}`);
       return EXIT.ok;
     }
-    if (positionals.length !== command.positionals.length) {
-      throw new UsageError(`expected ${command.positionals.map((p) => `<${p}>`).join(" ") || "no arguments"}`);
+    const required = command.positionals.filter((p) => !p.endsWith("?")).length;
+    if (positionals.length < required || positionals.length > command.positionals.length) {
+      const names = command.positionals.map((p) => (p.endsWith("?") ? `[${p.slice(0, -1)}]` : `<${p}>`));
+      throw new UsageError(`expected ${names.join(" ") || "no arguments"}`);
     }
     apiUrl = (values.api as string | undefined) ?? apiUrl;
     const token = await tokenFor(values as { token?: string; tenant: string; user: string }, io.env);

@@ -52,7 +52,9 @@ export type ErrorReason =
   | "WEBHOOK_ENDPOINT_NOT_FOUND"
   | "WEBHOOK_URL_NOT_ALLOWED"
   | "WEBHOOK_ENDPOINT_LIMIT_REACHED"
-  | "UNKNOWN_EVENT_TYPE";
+  | "UNKNOWN_EVENT_TYPE"
+  // audit trail
+  | "AUDIT_CHAIN_BROKEN";
 
 /** One problem with one field of a request: the field path as the client sent it. */
 export interface FieldViolation {

@@ -5,9 +5,12 @@ import { v7 as uuidv7 } from "uuid";
 import { type Config, scanDeadlineSeconds } from "../config.js";
 import type { Logger } from "../logger.js";
 import { openDatabase, migrate, pingDatabase } from "../adapters/postgres/orm.js";
+import { AuditChainReaderStore } from "../adapters/postgres/audit-chain-reader.js";
+import { PostgresAuditCheckpointStore } from "../adapters/postgres/audit-checkpoint-store.js";
 import { AuditTrailStore } from "../adapters/postgres/audit-trail-store.js";
 import { StoredObjectStore } from "../adapters/postgres/stored-object-store.js";
 import { readStoreSnapshot } from "../adapters/postgres/metrics-queries.js";
+import { readAuditCheckpointStates } from "../adapters/postgres/audit-checkpoint-states.js";
 import { openS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
 import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
 import { createReadiness } from "../app/readiness.js";
@@ -16,6 +19,7 @@ import { createMetrics } from "../observability/metrics.js";
 import { temporalClientInterceptors } from "../observability/temporal-tracing.js";
 import type { Tracing } from "../observability/tracing.js";
 import { startHttpServer, type RunningHttpServer } from "../rpc/http-server.js";
+import { AUDIT_SIGNING_KEYS_PATH, auditSigningKeysPage } from "../rpc/audit-signing-keys-page.js";
 import { createRpcHandler } from "../rpc/front-door/rpc-handler.js";
 import { metricsInterceptor } from "../rpc/interceptors/metrics-interceptor.js";
 import { traceInterceptor } from "../rpc/interceptors/trace-interceptor.js";
@@ -50,6 +54,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
   const orm = await openDatabase(config.databaseUrl, config.database.poolMax, config.database);
   const secretCipher = new SecretCipher(config.webhooks.secretKeys);
   if (config.webhooks.secretKeys.derived) logger.warn("WEBHOOK_SECRET_KEY is not set: webhook secrets use the development key (development mode only)");
+  if (config.audit.developmentKey) logger.warn("AUDIT_SIGNING_KEY is not set: audit checkpoints are signed with the development key (development mode only)");
   const applied = await migrate(orm, secretCipher);
   if (applied.length > 0) logger.info({ applied }, "migrations applied");
   const s3 = openS3ObjectStorage(config.storage);
@@ -77,6 +82,14 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
   const useCases: ApiUseCases = {
     readiness,
     files,
+    audit: {
+      trail,
+      chain: new AuditChainReaderStore(orm),
+      checkpoints: new PostgresAuditCheckpointStore(orm),
+      keys: config.audit.signingKeys,
+      now: () => new Date(),
+      brokenChain: (tenantId, problem) => logger.error({ tenantId, problem }, "audit chain does not verify: no checkpoint signed"),
+    },
     webhooks: {
       store: new WebhookEndpointStore(orm, secretCipher),
       checkUrl: createUrlGuard({ allowPrivate: config.webhooks.allowPrivateUrls }),
@@ -95,6 +108,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
   const metrics = createMetrics({
     readStore: () => readStoreSnapshot(orm, scanDeadlineSeconds(config), { perTenant: config.webhooks.maxInFlightPerTenant, perEndpoint: config.webhooks.maxInFlightPerEndpoint }),
     auditEntriesByTenant: () => trail.countByTenant(),
+    auditCheckpoints: () => readAuditCheckpointStates(orm),
     cacheTotals: () => customFields.cacheTotals(),
     onCollectError: (error) => logger.warn({ err: error }, "metrics: database gauges unavailable"),
   });
@@ -124,6 +138,8 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     readiness,
     newRequestId: () => uuidv7(),
     pages: {
+      // Public: an auditor needs the keys without an account (the auth interceptor never sees pages).
+      [AUDIT_SIGNING_KEYS_PATH]: auditSigningKeysPage(config.audit.signingKeys.published),
       [`${REST_PREFIX}/openapi.json`]: (_req, res) => {
         (res as ServerResponse).writeHead(200, { "content-type": "application/json" });
         res.end(openApiJson);

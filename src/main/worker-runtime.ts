@@ -9,6 +9,10 @@ import { FaultInjector } from "../../workflows/activities/fault-injection.js";
 import { createLifecycleActivities } from "../../workflows/activities/lifecycle-activities.js";
 import { createSweepActivities } from "../../workflows/activities/sweep-activities.js";
 import { ensureSweepSchedule, SWEEP_SCHEDULE_ID } from "../adapters/temporal/sweep-schedule.js";
+import { AUDIT_CHECKPOINT_SCHEDULE_ID, ensureAuditCheckpointSchedule } from "../adapters/temporal/audit-checkpoint-schedule.js";
+import { AuditChainReaderStore } from "../adapters/postgres/audit-chain-reader.js";
+import { PostgresAuditCheckpointStore } from "../adapters/postgres/audit-checkpoint-store.js";
+import { createAuditCheckpointActivities } from "../../workflows/activities/audit-checkpoint-activities.js";
 import { logScheduleOutcome } from "./schedule-outcome-log.js";
 import { createWebhookWorker, type SharedWorkerOptions } from "./webhook-worker.js";
 import { startCustomFieldIndexBuilder } from "./custom-field-index-worker.js";
@@ -61,6 +65,11 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
       orphanMinAgeSeconds: config.storage.presignUploadExpirySeconds,
     }, owner);
     logScheduleOutcome(logger, SWEEP_SCHEDULE_ID, owner, outcome);
+    const audit = await ensureAuditCheckpointSchedule(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, config.audit.checkpointIntervalSeconds, {
+      batchSize: 50,
+      maxBatches: 200,
+    }, owner);
+    logScheduleOutcome(logger, AUDIT_CHECKPOINT_SCHEDULE_ID, owner, audit);
   }
   const shared = await sharedWorkerOptions(tracing);
   const webhooks = await createWebhookWorker(config, orm, shared, logger);
@@ -100,6 +109,13 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
         now,
       }),
       ...webhooks.activities,
+      ...createAuditCheckpointActivities({
+        chain: new AuditChainReaderStore(orm),
+        checkpoints: new PostgresAuditCheckpointStore(orm),
+        keys: config.audit.signingKeys,
+        now,
+        brokenChain: (tenantId, problem) => logger.error({ tenantId, problem }, "audit chain does not verify: no checkpoint signed"),
+      }),
     },
     shutdownGraceTime: `${config.shutdownGraceSeconds}s`,
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
@@ -113,6 +129,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
   const { workflowTaskPollerBehavior, activityTaskPollerBehavior } = worker.options;
   logger.info({ taskQueue: config.temporal.taskQueue, webhookTaskQueue: config.webhooks.taskQueue, workflowTaskPollerBehavior, activityTaskPollerBehavior }, "worker started");
   if (config.webhooks.secretKeys.derived) logger.warn("WEBHOOK_SECRET_KEY is not set: webhook secrets use the development key (development mode only)");
+  if (config.audit.developmentKey) logger.warn("AUDIT_SIGNING_KEY is not set: audit checkpoints are signed with the development key (development mode only)");
   // Either worker stopping (shutdown or a fatal error) stops the other.
   const indexBuilder = await startCustomFieldIndexBuilder(config, logger);
   const done = Promise.all([

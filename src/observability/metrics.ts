@@ -14,6 +14,7 @@
  * (src/adapters/postgres/metrics-queries.ts), shared by concurrent scrapes and cached for `cacheMs`.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { type AuditCheckpointState, registerAuditCheckpointGauges } from "./audit-checkpoint-gauges.js";
 
 export interface CacheTotals {
   hits: number;
@@ -31,6 +32,8 @@ export interface MetricsOptions {
   auditEntriesByTenant?: () => Promise<Map<string, number>>;
   /** How long one count of the audit trail serves scrapes; default 5 min (a count reads a whole index). */
   auditCacheMs?: number;
+  /** Heads and newest checkpoints of the tenants' audit chains; without it the checkpoint gauges are left out. */
+  auditCheckpoints?: () => Promise<AuditCheckpointState[]>;
   /** Told when a source cannot be read; its metrics are then absent from that scrape. */
   onCollectError?: (error: unknown) => void;
   now?: () => number;
@@ -81,6 +84,9 @@ export function createMetrics(options: MetricsOptions): Metrics {
   registerStoreGauges(registry, cachedReader(options.readStore, options.cacheMs ?? 10_000, now, options.onCollectError));
   if (options.auditEntriesByTenant) {
     registerAuditGauge(registry, cachedReader(options.auditEntriesByTenant, options.auditCacheMs ?? 300_000, now, options.onCollectError));
+  }
+  if (options.auditCheckpoints) {
+    registerAuditCheckpointGauges(registry, cachedReader(options.auditCheckpoints, options.cacheMs ?? 10_000, now, options.onCollectError));
   }
   if (options.cacheTotals) registerCacheCounter(registry, options.cacheTotals, options.onCollectError ?? (() => undefined));
   return { registry, rpc: { requests, durations, quotaRefusals } };

@@ -1,4 +1,5 @@
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import type { AuditDeps } from "../app/audit/deps.js";
 import type { Readiness } from "../app/readiness.js";
 import type { CustomFieldsDeps } from "../app/customfields/deps.js";
 import type { CustomersDeps } from "../app/customers/deps.js";
@@ -29,6 +30,7 @@ import type { TokenVerifier } from "./token-verifier.js";
 export interface ApiUseCases {
   readiness: Readiness;
   files: FileStorageDeps;
+  audit: AuditDeps;
   webhooks: WebhooksDeps;
   customFields: CustomFieldsDeps;
   customers: CustomersDeps;
@@ -52,7 +54,7 @@ export function apiRoutes(useCases: ApiUseCases, reflection?: ReflectionAccess):
   return (router) => {
     registerHealthService(router, useCases.readiness);
     registerFileStorageService(router, useCases.files);
-    registerAuditService(router, useCases.files.trail);
+    registerAuditService(router, useCases.audit);
     registerWebhookService(router, useCases.webhooks);
     registerCustomFieldsService(router, useCases.customFields);
     registerCustomersService(router, useCases.customers);

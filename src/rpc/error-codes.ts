@@ -55,6 +55,9 @@ export const reasonCodes: Record<ErrorReason, Code> = {
   // delete, an upload completed or expired) helps, not waiting.
   WEBHOOK_ENDPOINT_LIMIT_REACHED: Code.ResourceExhausted,
   UNKNOWN_EVENT_TYPE: Code.InvalidArgument,
+  // No checkpoint is signed over a chain that does not verify: nothing the caller can retry, an
+  // operator has to look at the rows named.
+  AUDIT_CHAIN_BROKEN: Code.FailedPrecondition,
 };
 
 /** Connect codes whose errors carry no stable domain reason get one derived from the code. */

@@ -103,7 +103,7 @@ describe("npm run cli", () => {
     expect(csvExport.code, csvExport.stderr).toBe(0);
     expect(csvExport.stderr).toMatch(/audit export: 3 entries up to .* \(done\)/);
     const rows = readFileSync(file("audit.csv"), "utf8").trim().split("\r\n");
-    expect(rows[0]).toBe('"id","occurred_at","action","result","actor_id","request_id","correlation_id","object_id","object_class","owner_type","owner_id","details"');
+    expect(rows[0]).toBe('"id","occurred_at","action","result","actor_id","request_id","correlation_id","object_id","object_class","owner_type","owner_id","details","chain_sequence","chain_hash"');
     expect(rows.slice(1).map((r) => r.split(",")[2])).toEqual(['"UPLOAD_INITIATED"', '"UPLOAD_COMPLETED"', '"SCAN_PASSED"']);
 
     const ndjson = await run("audit", "export", "--object", object.id, "--action", "SCAN_PASSED");

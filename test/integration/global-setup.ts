@@ -6,10 +6,11 @@
  * allowed explicitly for the tests' local receivers. A small control endpoint lets a test kill
  * and restart the worker.
  */
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { auditKeySettings } from "../../src/config/audit.js";
 import type { Stack } from "../../src/stack/stack.js";
 import { loadStack } from "../../src/stack/load-stack.js";
 import { findFreePort } from "../../src/stack/free-port.js";
@@ -50,6 +51,7 @@ export default async function setup(project: TestProject) {
     AUTH_AUDIENCE: "files-and-fields-integration",
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     WEBHOOK_SECRET_KEY: randomBytes(32).toString("base64"),
+    AUDIT_SIGNING_KEY: auditKeySettings("integration-1", generateKeyPairSync("ed25519").privateKey).signingKey,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "info",
     TEMPORAL_TASK_QUEUE: `test-${process.pid}`,
     COMPLETE_WAIT_TIMEOUT_SECONDS: "20",
@@ -64,6 +66,9 @@ export default async function setup(project: TestProject) {
     HTTP_REQUEST_TIMEOUT_SECONDS: "5",
     HTTP2_SESSION_IDLE_TIMEOUT_SECONDS: "3",
     CUSTOM_FIELD_INDEX_BUILD_INTERVAL_SECONDS: "1",
+    // The hourly checkpoint schedule fires on the hour: a run crossing it would sign tenants between
+    // a test's writes and its own checks. Tests start the checkpoint workflow themselves.
+    AUDIT_CHECKPOINT_INTERVAL_SECONDS: "31536000",
   };
   supervisor = new ProcessSupervisor(root, env, path.join(dataDir, "logs"));
   await supervisor.startApi();

@@ -1,7 +1,8 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { AuditEntryView, AuditTrail, UploadSessionView } from "../../app/audit/port.js";
 import type { AuditQuery } from "../../domain/audit/audit-query.js";
-import { auditSearchSql } from "./audit-search-sql.js";
+import type { Cursor } from "../../domain/pagination.js";
+import { AUDIT_COLUMNS, auditSearchSql } from "./audit-search-sql.js";
 import { withDatabase } from "./database-work.js";
 
 interface AuditEntryRecord {
@@ -55,6 +56,23 @@ export class AuditTrailStore implements AuditTrail {
   async search(tenantId: string, query: AuditQuery): Promise<AuditEntryView[]> {
     const { sql, params } = auditSearchSql(tenantId, query);
     return (await this.query<AuditEntryRecord>(sql, params)).map(toAuditEntryView);
+  }
+
+  async chainPage(tenantId: string, afterSequence: number, limit: number): Promise<AuditEntryView[]> {
+    const rows = await this.query<AuditEntryRecord>(
+      `select ${AUDIT_COLUMNS} from audit_entries where tenant_id = ? and chain_sequence > ? order by chain_sequence limit ?`,
+      [tenantId, afterSequence, limit],
+    );
+    return rows.map(toAuditEntryView);
+  }
+
+  async unsealedPage(tenantId: string, after: Cursor | undefined, limit: number): Promise<AuditEntryView[]> {
+    const past = after ? "and (occurred_at, id) > (?, ?)" : "";
+    const rows = await this.query<AuditEntryRecord>(
+      `select ${AUDIT_COLUMNS} from audit_entries where tenant_id = ? and chain_sequence is null ${past} order by occurred_at, id limit ?`,
+      after ? [tenantId, after.at, after.id, limit] : [tenantId, limit],
+    );
+    return rows.map(toAuditEntryView);
   }
 
   async objectExists(tenantId: string, objectId: string): Promise<boolean> {

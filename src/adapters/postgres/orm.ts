@@ -26,6 +26,9 @@ export const entities = [
   WebhookDeliverySchema,
 ];
 
+/** The session setting the seal trigger reads (migration 0012). */
+const AUDIT_CHAIN_OFF = "files.audit_chain=off";
+
 /**
  * Server-side bounds of every session: a runaway query, or a transaction left open by a stuck
  * caller, gives its pooled connection back instead of holding it (and its locks) indefinitely.
@@ -35,6 +38,10 @@ function sessionLimits(limits: DatabaseLimitsConfig | undefined) {
   return {
     statement_timeout: limits.statementTimeoutSeconds * 1000,
     idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutSeconds * 1000,
+    // The benchmark's chain-off run (AUDIT_HASH_CHAIN=off, development mode only): the seal
+    // trigger of migration 0012 skips sessions with this setting. A startup option, so every
+    // pooled connection has it from its first statement on.
+    ...(limits.auditHashChain ? {} : { options: `-c ${AUDIT_CHAIN_OFF}` }),
   };
 }
 

@@ -3,7 +3,7 @@ import type { ChainedEntry, Checkpoint } from "../../domain/audit/chain/chain-li
 import type { PublicKeyRing } from "./chain/checkpoint-signature.js";
 import type { Cursor } from "../../domain/pagination.js";
 
-/** The head of a tenant's chain as the database keeps it (audit_chain_heads). */
+/** The head of a tenant's chain: its last sealed entry, and how far migration 0012 chained (audit_chain_tenants). */
 export interface ChainHead {
   tenantId: string;
   sequence: number;
@@ -31,8 +31,11 @@ export interface AuditCheckpointStore {
   page(tenantId: string, after: Cursor | undefined, limit: number): Promise<Checkpoint[]>;
   /** Idempotent: a second insert of the same (tenant, sequence) keeps the first. Returns the stored one. */
   insert(checkpoint: Checkpoint): Promise<Checkpoint>;
-  /** Tenants whose head is past their newest checkpoint (or who have none). */
-  tenantsToCheckpoint(limit: number): Promise<string[]>;
+  /**
+   * Tenants whose head is past their newest checkpoint (or who have none), by id, after
+   * `afterTenantId`: a run pages through them, so tenants it cannot sign never hide the others.
+   */
+  tenantsToCheckpoint(limit: number, afterTenantId?: string): Promise<string[]>;
 }
 
 /** The signing key of new checkpoints and every public key that verifies old ones. */

@@ -1,4 +1,5 @@
 import type { AuditQuery } from "../../domain/audit/audit-query.js";
+import type { Cursor } from "../../domain/pagination.js";
 
 /** One audit entry as the trail keeps it, after its object is gone too. */
 export interface AuditEntryView {
@@ -43,6 +44,10 @@ export interface UploadSessionView {
 export interface AuditTrail {
   /** One page of `query`, in its order. */
   search(tenantId: string, query: AuditQuery): Promise<AuditEntryView[]>;
+  /** Sealed entries past `afterSequence`, in chain order. */
+  chainPage(tenantId: string, afterSequence: number, limit: number): Promise<AuditEntryView[]>;
+  /** Entries that carry no sequence (written behind the seal trigger), oldest first. */
+  unsealedPage(tenantId: string, after: Cursor | undefined, limit: number): Promise<AuditEntryView[]>;
   /** Whether the tenant ever had this object, deleted and expired ones included. */
   objectExists(tenantId: string, objectId: string): Promise<boolean>;
   sessionsOf(tenantId: string, objectId: string): Promise<UploadSessionView[]>;

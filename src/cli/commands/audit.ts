@@ -4,11 +4,12 @@ import type { Writable } from "node:stream";
 import { toJson, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { AuditEntryFilterSchema } from "../../../gen/filestorage/v1/audit_service_pb.js";
-import { AuditAction, type AuditEntry, AuditEntrySchema, ObjectClass } from "../../../gen/filestorage/v1/types_pb.js";
+import { AuditAction, AuditCheckpointSchema, type AuditEntry, AuditEntrySchema, type AuditCheckpoint, ObjectClass } from "../../../gen/filestorage/v1/types_pb.js";
 import { csvHeader, csvLine } from "../../domain/audit/audit-csv.js";
 import { jsonWriteOptions } from "../../rpc/json-options.js";
 import { EXIT, UsageError } from "../context.js";
 import { AuditExportProgress } from "../audit-export-progress.js";
+import { runAuditVerify, VERIFY_OPTIONS } from "../audit-verify/verify-command.js";
 import type { Command, OptionValues } from "./command.js";
 import { enumValue } from "./upload.js";
 
@@ -56,8 +57,13 @@ function csvRowOf(entry: AuditEntry) {
     owner_type: entry.ownerType,
     owner_id: entry.ownerId,
     details: JSON.stringify(entryJson(entry).details ?? {}),
+    chain_sequence: entry.chain ? String(entry.chain.sequence) : "",
+    chain_hash: entry.chain?.hash ?? "",
   };
 }
+
+/** After the entries, one line per checkpoint: what `audit verify` checks them against. */
+const checkpointLine = (checkpoint: AuditCheckpoint) => `${JSON.stringify({ checkpoint: toJson(AuditCheckpointSchema, checkpoint, jsonWriteOptions) })}\n`;
 
 async function write(out: Writable, chunk: string): Promise<void> {
   if (!out.write(chunk)) await once(out, "drain");
@@ -76,26 +82,47 @@ const FILTER_OPTIONS = {
   until: { type: "string" },
 } as const;
 
+const NOTES = `export: NDJSON (the default) carries each entry's chain link (sequence, hashes, canonical form) and,
+  after the entries, one {"checkpoint": ...} line per signed checkpoint that covers them: the input of
+  audit verify. CSV carries the sequence and hash but no canonical form and no checkpoints: it cannot
+  be verified.
+verify FILE: checks an NDJSON export offline: every entry's hash, the links between them, that each
+  entry's fields say what its hashed canonical form says, and the checkpoints' signatures with
+  --key KEYID=PUBLIC_KEY.pem (repeatable) or --keys FILE (the JSON of
+  /.well-known/audit-signing-keys.json); with neither, the keys are fetched once from the API.
+  The file is read twice and never held, whatever its size.
+  Exit 0: intact (and how far the checkpoints cover it); 1: tampered, naming the first entry that was
+  EDITED, REMOVED, INSERTED or REORDERED, a tail TRUNCATED before a checkpoint, or a checkpoint that
+  does not match (CHECKPOINT_MISMATCH, BAD_SIGNATURE); 2: a line that is not an export line.
+  Only an unfiltered export can show that nothing is missing: a filtered one has gaps in its
+  sequence, reported as REMOVED.`;
+
 /**
  * `audit search` prints one page at a time (newest first unless --oldest-first); `audit export`
  * streams every matching entry, oldest first, as NDJSON or CSV to --out (or stdout), with a
- * progress line on stderr. The export never holds more than one entry.
+ * progress line on stderr. The export never holds more than one entry. `audit verify` checks an
+ * NDJSON export offline (src/cli/audit-verify/).
  */
 export const auditCommand: Command = {
   name: "audit",
   usage:
-    "<search|export> [--action A,B] [--actor ID] [--object ID] [--owner-type T --owner-id I] [--class C] [--result SUCCESS|FAILURE] " +
-    "[--correlation ID] [--since ISO] [--until ISO] [--oldest-first] [--limit N] [--format ndjson|csv] [--out FILE]",
-  summary: "search the tenant's audit trail, or export it (NDJSON or CSV) with progress",
-  positionals: ["mode"],
+    "<search|export|verify> [FILE] [--action A,B] [--actor ID] [--object ID] [--owner-type T --owner-id I] [--class C] [--result SUCCESS|FAILURE] " +
+    "[--correlation ID] [--since ISO] [--until ISO] [--oldest-first] [--limit N] [--format ndjson|csv] [--out FILE] " +
+    "[--key KEYID=PEM ...] [--keys JSON]",
+  summary: "search the tenant's audit trail, export it (NDJSON with its hash chain and checkpoints, or CSV) with progress, or verify an NDJSON export offline",
+  notes: NOTES,
+  positionals: ["mode", "file?"],
   options: {
     ...FILTER_OPTIONS,
     "oldest-first": { type: "boolean", default: false },
     limit: { type: "string", default: "50" },
     format: { type: "string", default: "ndjson" },
     out: { type: "string" },
+    ...VERIFY_OPTIONS,
   },
   async run(ctx, args, values) {
+    if (args[0] === "verify") return runAuditVerify(ctx, args[1], values);
+    if (args[1] !== undefined) throw new UsageError(`unexpected argument "${args[1]}": only verify takes a file`);
     const filter = filterOf(values);
     if (args[0] === "search") {
       const limit = Math.max(1, Number(values.limit) || 50);
@@ -110,13 +137,17 @@ export const auditCommand: Command = {
       else for (const entry of entries) ctx.out(summaryLine(entry));
       return EXIT.ok;
     }
-    if (args[0] !== "export") throw new UsageError(`unknown mode "${args[0]}"; expected search or export`);
+    if (args[0] !== "export") throw new UsageError(`unknown mode "${args[0]}"; expected search, export or verify`);
     const format = text(values, "format");
     if (format !== "ndjson" && format !== "csv") throw new UsageError(`--format: expected ndjson or csv, got "${format}"`);
     const out = values.out ? createWriteStream(text(values, "out")) : ctx.stdout;
     const progress = new AuditExportProgress(ctx.err, instant(values, "since"), instant(values, "until"));
     if (format === "csv") await write(out, csvHeader());
     for await (const message of ctx.clients.audit.exportAuditEntries({ filter })) {
+      if (message.checkpoint) {
+        if (format === "ndjson") await write(out, checkpointLine(message.checkpoint));
+        continue;
+      }
       const entry = message.auditEntry;
       if (!entry) continue;
       await write(out, format === "csv" ? csvLine(csvRowOf(entry)) : `${JSON.stringify(entryJson(entry))}\n`);

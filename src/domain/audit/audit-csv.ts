@@ -12,6 +12,10 @@ export const AUDIT_CSV_COLUMNS = [
   "owner_type",
   "owner_id",
   "details",
+  // The entry's place in its tenant's hash chain; a CSV export carries no canonical form and no
+  // checkpoints, so it cannot be verified (the NDJSON export can).
+  "chain_sequence",
+  "chain_hash",
 ] as const;
 
 export type AuditCsvRow = Record<(typeof AUDIT_CSV_COLUMNS)[number], string>;

@@ -31,7 +31,7 @@ describe("connection and call limits", () => {
       maxHeaderBytes: 16_384,
       http2: { sessionIdleTimeoutSeconds: 60, settingsTimeoutSeconds: 10, pingIntervalSeconds: 30, pingTimeoutSeconds: 10, maxConcurrentStreams: 100, maxSessionMemoryMegabytes: 10 },
     });
-    expect(config.database).toEqual({ statementTimeoutSeconds: 30, idleInTransactionTimeoutSeconds: 60, poolMax: 10 });
+    expect(config.database).toEqual({ statementTimeoutSeconds: 30, idleInTransactionTimeoutSeconds: 60, poolMax: 10, auditHashChain: true });
     expect(config.storage).toMatchObject({ connectTimeoutSeconds: 5, requestTimeoutSeconds: 30, socketIdleTimeoutSeconds: 30, maxSockets: 50, maxAttempts: 2 });
   });
 

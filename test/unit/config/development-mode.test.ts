@@ -7,7 +7,7 @@ import { ConfigError, DEVELOPMENT_JWT_SECRET, parseConfig, type Env } from "../.
 import { REQUIRED_ENV, SAFE_MODE_ENV } from "../../support/config-env.js";
 
 const identity = { AUTH_ISSUER: SAFE_MODE_ENV.AUTH_ISSUER, AUTH_AUDIENCE: SAFE_MODE_ENV.AUTH_AUDIENCE };
-const base: Env = { ...REQUIRED_ENV, WEBHOOK_SECRET_KEY: SAFE_MODE_ENV.WEBHOOK_SECRET_KEY, ...identity };
+const base: Env = { ...REQUIRED_ENV, WEBHOOK_SECRET_KEY: SAFE_MODE_ENV.WEBHOOK_SECRET_KEY, AUDIT_SIGNING_KEY: SAFE_MODE_ENV.AUDIT_SIGNING_KEY, ...identity };
 const SECRET = "a-real-secret-of-at-least-32-bytes!";
 const safe: Env = { ...base, AUTH_HS256_SECRET: SECRET };
 

@@ -5,6 +5,8 @@
  * The SQL itself (and custom field filters, which compile to SQL) is the adapters' and is
  * tested against PostgreSQL in test/integration.
  */
+import { generateKeyPairSync } from "node:crypto";
+import type { AuditChainReader, AuditCheckpointStore, AuditSigningKeys } from "../../../src/app/audit/chain-port.js";
 import type { AuditEntryView, AuditTrail } from "../../../src/app/audit/port.js";
 import type { CustomerExactFilter, CustomerFields, CustomerStorePort } from "../../../src/app/customers/port.js";
 import type { CustomFieldEntity, CustomFieldEntityChanges, CustomFieldEntityQuery, CustomFieldEntityStore } from "../../../src/app/entities/port.js";
@@ -182,6 +184,27 @@ export class FakeAuditTrail implements AuditTrail {
   async countByTenant() {
     return new Map<string, number>();
   }
+  /** The fake writes no chain: its entries are not sealed (the chain is tested against PostgreSQL). */
+  async chainPage() {
+    return [];
+  }
+  async unsealedPage() {
+    return [];
+  }
+}
+
+/** A chain with no entries and no checkpoints, signed by a key made for the test. */
+export function emptyAuditChain(): { chain: AuditChainReader; checkpoints: AuditCheckpointStore; keys: AuditSigningKeys } {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  return {
+    chain: { head: async () => undefined, links: async () => [], unsealed: async () => [] },
+    checkpoints: { from: async () => [], latest: async () => undefined, page: async () => [], insert: async (c) => c, tenantsToCheckpoint: async () => [] },
+    keys: {
+      current: { keyId: "test-1", privateKey },
+      ring: new Map([["test-1", publicKey]]),
+      published: [{ keyId: "test-1", publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString(), current: true }],
+    },
+  };
 }
 
 export const allReady: Readiness = { check: async () => ({ ready: true, dependencies: {} }) };

@@ -30,7 +30,8 @@ import { createTokenVerifier } from "../../../src/rpc/token-verifier.js";
 import { fakeDeps } from "../customfields-app/fakes.js";
 import { FakeObjects, FakeStorage } from "../files/lifecycle/fakes.js";
 import { tokenFor, UNIT_SIGNING } from "../../support/tokens.js";
-import { allReady, FakeAuditTrail, FakeLifecycle, MemoryCustomerStore, MemoryEntityStore, MemoryOrganizationProfileStore, MemoryWebhookEndpointStore } from "./fakes.js";
+import { TEST_AUDIT_SIGNING_KEY } from "../../support/config-env.js";
+import { allReady, emptyAuditChain, FakeAuditTrail, FakeLifecycle, MemoryCustomerStore, MemoryEntityStore, MemoryOrganizationProfileStore, MemoryWebhookEndpointStore } from "./fakes.js";
 
 /** Configuration as the server parses it, defaults included; no address in it is ever dialled. */
 const config = parseConfig({
@@ -45,6 +46,7 @@ const config = parseConfig({
   AUTH_ISSUER: UNIT_SIGNING.issuer,
   AUTH_AUDIENCE: UNIT_SIGNING.audience,
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString("base64"),
+  AUDIT_SIGNING_KEY: TEST_AUDIT_SIGNING_KEY,
   // Only so that the URL guard never resolves a host: webhook URLs are tested in test/unit/webhooks.
   WEBHOOK_ALLOW_PRIVATE_URLS: "true",
 });
@@ -139,7 +141,8 @@ export function inMemoryApi(options: InMemoryApiOptions = {}) {
   // The server's own composition: the same services, interceptors (tracing and metrics left out,
   // they observe and do not answer) and router options.
   const organization = { store: organizationStore, now: () => NOW };
-  const useCases: ApiUseCases = { readiness: allReady, files, webhooks, customFields: fields.deps, customers, products, organization };
+  const audit = { trail, ...emptyAuditChain(), now: () => NOW };
+  const useCases: ApiUseCases = { readiness: allReady, files, audit, webhooks, customFields: fields.deps, customers, products, organization };
   const routes = apiRoutes(useCases, options.reflection);
   let requestIds = 0;
   const router = apiRouterOptions(useCases, {

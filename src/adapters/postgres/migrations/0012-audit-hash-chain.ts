@@ -1,11 +1,17 @@
 import { Migration } from "@mikro-orm/migrations";
 
+const GENESIS = String.raw`'\x0000000000000000000000000000000000000000000000000000000000000000'::bytea`;
+
 /**
  * A hash chain per tenant over the audit trail (docs/audit-chain.md). The database seals every
- * entry as it is inserted, whoever inserts it (the API's statements, ORM flushes, the lifecycle
- * and the sweep), so no writer can forget: a before-insert trigger takes the tenant's head row
- * (one row lock per tenant, held to the end of the writer's transaction), gives the entry the next
- * sequence and hashes its canonical form onto the head's hash.
+ * entry its writer inserts, whoever that is (the API's statements, ORM flushes, the lifecycle
+ * and the sweep), so no writer can forget: a trigger deferred to the writer's commit takes the
+ * tenant's chain lock, gives the entry the sequence after the tenant's last sealed entry and
+ * hashes its canonical form onto that entry's hash, in the writer's transaction.
+ *
+ * The head is the last sealed entry itself (an index probe), not a row updated per entry: a
+ * transaction writing many entries would otherwise update one row many times, which PostgreSQL
+ * makes quadratic (each update walks the row's versions of the same transaction).
  *
  * The canonical form is computed by `audit_entry_canonical` from the stored columns; nothing of it
  * is stored, so an edited column shows as a hash that no longer matches. Bookkeeping columns the
@@ -14,15 +20,14 @@ import { Migration } from "@mikro-orm/migrations";
 export class AuditHashChain extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table audit_entries add column chain_sequence bigint, add column chain_previous_hash bytea, add column chain_hash bytea;`);
+    // One row per tenant with a chain: where the schedule looks for heads to sign, and how far
+    // this migration chained the entries that existed before it.
     this.addSql(`
-      create table audit_chain_heads (
+      create table audit_chain_tenants (
         tenant_id text primary key,
-        sequence bigint not null,
-        previous_hash bytea not null,
-        hash bytea not null,
         anchored_through bigint not null default 0,
         anchored_at timestamptz,
-        updated_at timestamptz not null
+        created_at timestamptz not null
       );`);
     this.addSql(`
       create table audit_checkpoints (
@@ -46,29 +51,37 @@ export class AuditHashChain extends Migration {
       create function audit_entries_seal() returns trigger language plpgsql as $$
       declare
         canonical bytea;
+        last_sequence bigint;
+        last_hash bytea;
       begin
         -- The benchmark's switch to measure the chain's cost; nothing else sets it.
         if current_setting('files.audit_chain', true) = 'off' then
-          return new;
+          return null;
         end if;
-        canonical := convert_to(audit_entry_canonical(new.tenant_id, new.id, new.object_id, new.action, new.actor_id, new.request_id,
-          new.correlation_id, new.result, new.occurred_at, new.object_class, new.owner_type, new.owner_id, new.details), 'UTF8');
-        loop
-          update audit_chain_heads h
-             set sequence = h.sequence + 1, previous_hash = h.hash, hash = sha256(h.hash || canonical), updated_at = clock_timestamp()
-           where h.tenant_id = new.tenant_id
-           returning h.sequence, h.previous_hash, h.hash into new.chain_sequence, new.chain_previous_hash, new.chain_hash;
-          exit when found;
-          -- The tenant's first entry: create its head at sequence 0, then take it like any other.
-          insert into audit_chain_heads (tenant_id, sequence, previous_hash, hash, updated_at)
-          values (new.tenant_id, 0, '\\x'::bytea, '\\x0000000000000000000000000000000000000000000000000000000000000000'::bytea, clock_timestamp())
-          on conflict (tenant_id) do nothing;
-        end loop;
-        return new;
+        -- The row as the transaction leaves it, not as it was first inserted.
+        select convert_to(audit_entry_canonical(a.tenant_id, a.id, a.object_id, a.action, a.actor_id, a.request_id, a.correlation_id,
+                 a.result, a.occurred_at, a.object_class, a.owner_type, a.owner_id, a.details), 'UTF8')
+          into canonical from audit_entries a where a.id = new.id;
+        if not found then
+          return null; -- inserted and deleted in one transaction: nothing to seal
+        end if;
+        -- One sealing transaction per tenant at a time, until its commit, which follows at once.
+        perform pg_advisory_xact_lock(1635083369, hashtext(new.tenant_id));
+        select e.chain_sequence, e.chain_hash into last_sequence, last_hash
+          from audit_entries e
+         where e.tenant_id = new.tenant_id and e.chain_sequence is not null
+         order by e.chain_sequence desc limit 1;
+        if not found then
+          last_sequence := 0;
+          last_hash := ${GENESIS};
+          insert into audit_chain_tenants (tenant_id, created_at) values (new.tenant_id, clock_timestamp()) on conflict (tenant_id) do nothing;
+        end if;
+        update audit_entries
+           set chain_sequence = last_sequence + 1, chain_previous_hash = last_hash, chain_hash = sha256(last_hash || canonical)
+         where id = new.id;
+        return null;
       end
       $$;`);
-    // Named to fire after audit_entries_fill (triggers fire in name order), which completes the row.
-    this.addSql(`create trigger audit_entries_seal before insert on audit_entries for each row execute function audit_entries_seal();`);
     this.addSql(`
       do $$
       declare
@@ -80,12 +93,10 @@ export class AuditHashChain extends Migration {
         for entry in select * from audit_entries order by tenant_id, occurred_at, id loop
           if current_tenant is distinct from entry.tenant_id then
             if current_tenant is not null then
-              insert into audit_chain_heads (tenant_id, sequence, previous_hash, hash, anchored_through, anchored_at, updated_at)
-              select current_tenant, position, chain_previous_hash, head, position, now(), now()
-                from audit_entries where tenant_id = current_tenant and chain_sequence = position;
+              insert into audit_chain_tenants (tenant_id, anchored_through, anchored_at, created_at) values (current_tenant, position, now(), now());
             end if;
             current_tenant := entry.tenant_id;
-            head := '\\x0000000000000000000000000000000000000000000000000000000000000000'::bytea;
+            head := ${GENESIS};
             position := 0;
           end if;
           position := position + 1;
@@ -98,12 +109,18 @@ export class AuditHashChain extends Migration {
            returning chain_hash into head;
         end loop;
         if current_tenant is not null then
-          insert into audit_chain_heads (tenant_id, sequence, previous_hash, hash, anchored_through, anchored_at, updated_at)
-          select current_tenant, position, chain_previous_hash, head, position, now(), now()
-            from audit_entries where tenant_id = current_tenant and chain_sequence = position;
+          insert into audit_chain_tenants (tenant_id, anchored_through, anchored_at, created_at) values (current_tenant, position, now(), now());
         end if;
       end
       $$;`);
-    this.addSql(`create unique index audit_entries_tenant_chain on audit_entries (tenant_id, chain_sequence);`);
+    // Sealed entries by place in the chain; the few not yet sealed (until their commit) apart.
+    this.addSql(`create unique index audit_entries_tenant_chain on audit_entries (tenant_id, chain_sequence) where chain_sequence is not null;`);
+    this.addSql(`create index audit_entries_tenant_unsealed on audit_entries (tenant_id, occurred_at, id) where chain_sequence is null;`);
+    // Deferred to commit: the chain lock is the transaction's last lock, taken after every row it
+    // changes (no lock-order cycle with a writer that updates the object first), and held only
+    // for the commit itself. Commit order is chain order.
+    this.addSql(`
+      create constraint trigger audit_entries_seal after insert on audit_entries
+        deferrable initially deferred for each row execute function audit_entries_seal();`);
   }
 }

@@ -66,7 +66,7 @@ export class ChainVerifier {
   push(entry: ChainedEntry): void {
     if (this.problem) return;
     if (entry.sequence === null) {
-      this.fail({ kind: "INSERTED", sequence: this.previous ? this.previous.sequence + 1 : 0, entryId: entry.id, message: `entry ${entry.id} is not part of the chain: it was inserted without being sealed` });
+      this.fail({ kind: "INSERTED", sequence: (this.previous?.sequence ?? this.anchor?.sequence ?? 0) + 1, entryId: entry.id, message: `entry ${entry.id} is not part of the chain: it was inserted without being sealed` });
       return;
     }
     this.entries += 1;
@@ -79,14 +79,12 @@ export class ChainVerifier {
       this.resolveSuspect(entry);
       return;
     }
-    const previous = this.previous;
-    if (!previous) {
-      this.start(entry as SealedEntry);
-      return;
-    }
+    if (!this.previous && !this.begin(entry as SealedEntry)) return;
+    const previous = this.previous!;
     const expected = previous.sequence + 1;
     if (entry.sequence > expected) {
-      this.fail({ kind: "REMOVED", sequence: expected, entryId: entry.id, message: removedMessage(expected, entry) });
+      // Held: the entry it skips may come next (two lines of an export swapped).
+      this.suspect = entry;
       return;
     }
     if (entry.sequence < expected) {
@@ -119,21 +117,27 @@ export class ChainVerifier {
     };
   }
 
-  private start(entry: SealedEntry): void {
-    const anchor = this.anchor ?? (entry.sequence === 1 ? { sequence: 0, hash: GENESIS_HASH } : undefined);
-    if (anchor && entry.sequence !== anchor.sequence + 1) {
-      this.fail({ kind: "REMOVED", sequence: anchor.sequence + 1, entryId: entry.id, message: removedMessage(anchor.sequence + 1, entry) });
-      return;
-    }
-    if (anchor && entry.previousHash !== anchor.hash) {
-      this.fail({ kind: "REMOVED", sequence: entry.sequence, entryId: entry.id, message: `entry ${entry.id} at sequence ${entry.sequence} does not follow the chain's anchor: the entries before it were removed or replaced` });
-      return;
-    }
+  /**
+   * The first entry: accepted as it comes when nothing says what it must follow. Otherwise the
+   * anchor (the genesis hash before sequence 1) stands before it as its predecessor, so that it is
+   * checked as any other entry is: a forged first entry that the second one skips is inserted,
+   * a first entry swapped with the second is moved. False when the entry was taken.
+   */
+  private begin(entry: SealedEntry): boolean {
     this.first = entry.sequence;
+    const anchor = this.anchor ?? (entry.sequence === 1 ? { sequence: 0, hash: GENESIS_HASH } : undefined);
+    if (anchor) {
+      this.previous = { id: "", sequence: anchor.sequence, hash: anchor.hash, previousHash: "" };
+      return true;
+    }
     this.accept(entry);
+    return false;
   }
 
-  /** `next` follows the suspect: a swap shows as the suspect's predecessor arriving right after it. */
+  /**
+   * `next` follows the suspect: a swap shows as the suspect's predecessor arriving right after it,
+   * whether the two swapped their sequence numbers (in the database) or their places (in a file).
+   */
   private resolveSuspect(next: ChainedEntry | undefined): void {
     const suspect = this.suspect;
     if (!suspect) return;
@@ -143,7 +147,12 @@ export class ChainVerifier {
       this.fail({ kind: "REORDERED", sequence: suspect.sequence!, entryId: suspect.id, message: `entry ${suspect.id} at sequence ${suspect.sequence} was moved: it belongs after entry ${next.id}` });
       return;
     }
-    this.fail({ kind: "REMOVED", sequence: suspect.sequence!, entryId: suspect.id, message: `entry ${suspect.id} at sequence ${suspect.sequence} does not follow entry ${previous.id}: the entry between them was removed` });
+    const expected = previous.sequence + 1;
+    if (suspect.sequence! > expected) {
+      this.fail({ kind: "REMOVED", sequence: expected, entryId: suspect.id, message: removedMessage(expected, suspect) });
+      return;
+    }
+    this.fail({ kind: "REMOVED", sequence: suspect.sequence!, entryId: suspect.id, message: `entry ${suspect.id} at sequence ${suspect.sequence} does not follow ${nameOf(previous)}: the entry between them was removed` });
   }
 
   private accept(entry: ChainedEntry): void {
@@ -190,4 +199,10 @@ function removedMessage(missing: number, next: ChainedEntry): string {
   const through = next.sequence! - 1;
   const range = through > missing ? `entries ${missing} to ${through} are` : `entry ${missing} is`;
   return `${range} missing before entry ${next.id} at sequence ${next.sequence}`;
+}
+
+/** The anchor before a range's first entry has no id. */
+function nameOf(link: Accepted): string {
+  if (link.id) return `entry ${link.id}`;
+  return link.sequence === 0 ? "the genesis hash" : `the range's anchor at sequence ${link.sequence}`;
 }

@@ -1,0 +1,245 @@
+/**
+ * Tampering with the audit trail directly in PostgreSQL, as someone with database access could:
+ * an edited field, a deleted entry, a forged entry (unsealed, or carrying a correct link with the
+ * later entries renumbered), two entries swapped, the tail cut off before a checkpoint. For each,
+ * the VerifyAuditTrail RPC and `audit verify` of a CLI export name the exact entry and the kind,
+ * and the CLI exits non-zero. One tenant per case, so that no case disturbs another. Then the
+ * intact case: an export verified by a CLI pointed at an API that is not there, with the keys
+ * fetched before from /.well-known/audit-signing-keys.json.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createClient } from "@connectrpc/connect";
+import type { Knex } from "@mikro-orm/postgresql";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AuditChainProblemKind, AuditService } from "../../gen/filestorage/v1/audit_service_pb.js";
+import { png } from "../fixtures/files/index.js";
+import { apiUrl, tokenFor, transportFor, uniqueTenant } from "../support/clients.js";
+import { sql, withDb } from "../support/stack-access.js";
+import { uploadThrough } from "../support/uploads.js";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI as an operator runs it: a separate process (as test/integration/cli.test.ts runs it). */
+function cli(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "src/main/cli.ts", ...args],
+      { env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+interface Link {
+  id: string;
+  sequence: number;
+}
+
+/** A tenant with entries from real uploads: `covered` uploads, a checkpoint, then `after` more. */
+interface Trail {
+  tenant: string;
+  env: Record<string, string>;
+  audit: ReturnType<typeof auditClient>;
+  links: Link[];
+  checkpointSequence: number;
+  at(sequence: number): Link;
+}
+
+const auditClient = (token: string) => createClient(AuditService, transportFor("connect", token));
+
+async function upload(token: string, count: number): Promise<void> {
+  await Promise.all(Array.from({ length: count }, (_, i) => uploadThrough(token, { objectClass: "GENERAL_DOCUMENT", contentType: "image/png", bytes: png(8 + i, 8) })));
+}
+
+async function linksOf(tenant: string): Promise<Link[]> {
+  const rows = await sql<{ id: string; chain_sequence: string }>("select id::text as id, chain_sequence from audit_entries where tenant_id = ? order by chain_sequence", [tenant]);
+  return rows.map((row) => ({ id: row.id, sequence: Number(row.chain_sequence) }));
+}
+
+async function trail(prefix: string, covered = 2, after = 1): Promise<Trail> {
+  const tenant = uniqueTenant(prefix);
+  const token = await tokenFor(tenant);
+  const audit = auditClient(token);
+  await upload(token, covered);
+  const { checkpoint } = await audit.createAuditCheckpoint({});
+  await upload(token, after);
+  const links = await linksOf(tenant);
+  expect(links.map((l) => l.sequence)).toEqual(links.map((_, i) => i + 1));
+  expect(Number(checkpoint!.sequence)).toBeGreaterThanOrEqual(3 * covered);
+  return { tenant, env: { API_URL: apiUrl(), TOKEN: token }, audit, links, checkpointSequence: Number(checkpoint!.sequence), at: (sequence) => links[sequence - 1]! };
+}
+
+/** One session, so that a `set local` holds for the statements after it. */
+async function inSession(work: (trx: Knex.Transaction) => Promise<unknown>): Promise<void> {
+  await withDb((orm) => orm.em.getConnection().getKnex().transaction(async (trx) => void (await work(trx))));
+}
+
+/** Every sequence from `from` on moves by `by`, through negatives so that the unique index never sees two rows on one. */
+async function renumber(trx: Knex.Transaction, tenant: string, from: number, by: number): Promise<void> {
+  await trx.raw("update audit_entries set chain_sequence = -chain_sequence where tenant_id = ? and chain_sequence >= ?", [tenant, from]);
+  await trx.raw("update audit_entries set chain_sequence = -chain_sequence + ? where tenant_id = ? and chain_sequence <= ?", [by, tenant, -from]);
+}
+
+/** A copy of an entry under a new id and actor, inserted behind every trigger's back (the seal's included). */
+async function forgeCopy(trx: Knex.Transaction, of: Link): Promise<string> {
+  await trx.raw("set local session_replication_role = replica");
+  await trx.raw("create temporary table forged on commit drop as select * from audit_entries where id = ?", [of.id]);
+  const [row] = (await trx.raw("update forged set id = gen_random_uuid(), actor_id = 'forger', chain_sequence = null, chain_previous_hash = null, chain_hash = null returning id::text as id")).rows;
+  await trx.raw("insert into audit_entries select * from forged");
+  return row.id as string;
+}
+
+describe("a tampered audit trail", () => {
+  let dir: string;
+  let keysFile: string;
+  let n = 0;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "audit-tamper-"));
+    const response = await fetch(`${apiUrl()}/.well-known/audit-signing-keys.json`);
+    expect(response.status).toBe(200);
+    keysFile = path.join(dir, "audit-signing-keys.json");
+    writeFileSync(keysFile, await response.text());
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** What the RPC and the CLI (export through the API, then verify offline) both say. */
+  async function expectFound(subject: Trail, kind: keyof typeof AuditChainProblemKind, sequence: number, entryId: string | undefined) {
+    const report = await subject.audit.verifyAuditTrail({});
+    expect(report.intact, JSON.stringify(report, (_, value) => (typeof value === "bigint" ? String(value) : value))).toBe(false);
+    expect({ kind: AuditChainProblemKind[report.problem!.kind], sequence: Number(report.problem!.sequence), entryId: report.problem!.entryId }).toEqual({ kind, sequence, entryId: entryId ?? "" });
+
+    const file = path.join(dir, `export-${++n}.ndjson`);
+    const exported = await cli(["audit", "export", "--out", file], subject.env);
+    expect(exported.code, exported.stderr).toBe(0);
+    const verified = await cli(["audit", "verify", file, "--keys", keysFile], subject.env);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(1);
+    expect(verified.stdout).toMatch(new RegExp(`^TAMPERED: ${kind} at sequence ${sequence}${entryId ? `, entry ${entryId}` : ""}: `));
+    return { report, verified };
+  }
+
+  it("names an entry whose actor was edited", async () => {
+    const subject = await trail("tamper-edit");
+    const victim = subject.at(3);
+    await sql("update audit_entries set actor_id = 'someone-else' where id = ?", [victim.id]);
+    await expectFound(subject, "EDITED", 3, victim.id);
+  });
+
+  it("names the place of a deleted entry", async () => {
+    const subject = await trail("tamper-delete");
+    await sql("delete from audit_entries where id = ?", [subject.at(4).id]);
+    const { report } = await expectFound(subject, "REMOVED", 4, subject.at(5).id);
+    expect(report.problem!.message).toContain("entry 4 is missing");
+  });
+
+  it("names the place of a deleted first entry", async () => {
+    const subject = await trail("tamper-delete-first");
+    await sql("delete from audit_entries where id = ?", [subject.at(1).id]);
+    await expectFound(subject, "REMOVED", 1, subject.at(2).id);
+  });
+
+  it("names an entry inserted without being sealed", async () => {
+    const subject = await trail("tamper-unsealed");
+    let forged = "";
+    await inSession(async (trx) => (forged = await forgeCopy(trx, subject.at(2))));
+    // Unsealed rows come after the chain, in the RPC's walk and in the export.
+    await expectFound(subject, "INSERTED", subject.links.length + 1, forged);
+  });
+
+  it("names an entry inserted with a correctly computed link, the later entries renumbered", async () => {
+    const subject = await trail("tamper-forged-link");
+    let forged = "";
+    await inSession(async (trx) => {
+      forged = await forgeCopy(trx, subject.at(2));
+      await renumber(trx, subject.tenant, 4, 1);
+      // The link a sealing would have given it at sequence 4, after entry 3.
+      await trx.raw(
+        `update audit_entries f
+            set chain_sequence = 4, chain_previous_hash = p.chain_hash,
+                chain_hash = sha256(p.chain_hash || convert_to(audit_entry_canonical(f.tenant_id, f.id, f.object_id, f.action, f.actor_id, f.request_id,
+                  f.correlation_id, f.result, f.occurred_at, f.object_class, f.owner_type, f.owner_id, f.details), 'UTF8'))
+           from audit_entries p
+          where f.id = ? and p.tenant_id = f.tenant_id and p.chain_sequence = 3`,
+        [forged],
+      );
+    });
+    await expectFound(subject, "INSERTED", 4, forged);
+  });
+
+  it("names the moved entry when two entries' sequence numbers were swapped", async () => {
+    const subject = await trail("tamper-swap");
+    const [first, second] = [subject.at(3), subject.at(4)];
+    await inSession(async (trx) => {
+      await trx.raw("update audit_entries set chain_sequence = -3 where id = ?", [first.id]);
+      await trx.raw("update audit_entries set chain_sequence = 3 where id = ?", [second.id]);
+      await trx.raw("update audit_entries set chain_sequence = 4 where id = ?", [first.id]);
+    });
+    const { verified } = await expectFound(subject, "REORDERED", 3, second.id);
+    expect(verified.stdout).toContain(`belongs after entry ${first.id}`);
+  });
+
+  it("names a tail cut off before the last checkpoint", async () => {
+    const subject = await trail("tamper-truncate");
+    const cut = subject.checkpointSequence - 1;
+    await sql("delete from audit_entries where tenant_id = ? and chain_sequence >= ?", [subject.tenant, cut]);
+    await expectFound(subject, "TRUNCATED", cut, undefined);
+  });
+
+  it("names the checkpoint a tail cut off and written again no longer matches", async () => {
+    const subject = await trail("tamper-truncate-rewrite");
+    const cut = subject.checkpointSequence - 1;
+    await sql("delete from audit_entries where tenant_id = ? and chain_sequence >= ?", [subject.tenant, cut]);
+    // New entries after the cut are sealed as genuine and take the cut sequences again.
+    await sql(
+      `insert into audit_entries (id, tenant_id, object_id, action, actor_id, result, occurred_at, webhooks_dispatched_at)
+       select gen_random_uuid(), ?, gen_random_uuid(), 'OBJECT_DELETED', 'rewriter', 'SUCCESS', now(), now() from generate_series(1, 3)`,
+      [subject.tenant],
+    );
+    const [replaced] = await sql<{ id: string }>("select id::text as id from audit_entries where tenant_id = ? and chain_sequence = ?", [subject.tenant, subject.checkpointSequence]);
+    await expectFound(subject, "CHECKPOINT_MISMATCH", subject.checkpointSequence, replaced!.id);
+  });
+});
+
+describe("an intact audit trail", () => {
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(path.join(tmpdir(), "audit-intact-"))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("verifies, through the RPC and offline from an export, and says how far the checkpoints cover it", async () => {
+    const subject = await trail("intact", 2, 1);
+    const total = subject.links.length;
+    const uncovered = total - subject.checkpointSequence;
+    expect(uncovered).toBeGreaterThan(0);
+
+    const report = await subject.audit.verifyAuditTrail({});
+    expect(report).toMatchObject({ intact: true, firstSequence: 1n, lastSequence: BigInt(total), entriesChecked: BigInt(total), checkpointsChecked: 1n });
+    expect(report.lastVerifiedCheckpoint?.sequence).toBe(BigInt(subject.checkpointSequence));
+
+    const keysFile = path.join(dir, "audit-signing-keys.json");
+    writeFileSync(keysFile, await (await fetch(`${apiUrl()}/.well-known/audit-signing-keys.json`)).text());
+    const file = path.join(dir, "intact.ndjson");
+    const exported = await cli(["audit", "export", "--out", file], subject.env);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toMatch(new RegExp(`audit export: ${total} entries up to .* \\(done\\)`));
+
+    // No server: the API URL points at a port nothing listens on.
+    const offline = await cli(["audit", "verify", file, "--keys", keysFile, "--api", "http://127.0.0.1:9"], subject.env);
+    expect(offline.code, offline.stdout + offline.stderr).toBe(0);
+    const covered = `covered up to sequence ${subject.checkpointSequence} \\(signed [0-9T:.-]+Z with key [^)]+\\)`;
+    expect(offline.stdout.trim()).toMatch(new RegExp(`^intact: ${total} entries of tenant ${subject.tenant} \\(sequence 1 to ${total}\\), 1 checkpoint verified, ${covered}; ${uncovered} entr(y|ies) after the last checkpoint (is|are) not yet covered$`));
+
+    // Without keys, the CLI fetches them once from the API and says so.
+    const online = await cli(["audit", "verify", file], subject.env);
+    expect(online.code, online.stdout + online.stderr).toBe(0);
+    expect(online.stderr).toContain("no --key or --keys given; using the");
+    expect(online.stdout).toBe(offline.stdout);
+  });
+});
