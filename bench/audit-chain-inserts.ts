@@ -6,8 +6,9 @@
  * as AUDIT_HASH_CHAIN=off does for the API's (src/adapters/postgres/orm.ts). Turns alternate, the
  * order rotating each round, so drift of a shared machine hits both alike.
  *
- * The seal trigger holds the tenant's head row locked from the insert to the commit, so the
- * writers of one tenant take turns there; a sampler counts how many sessions wait on a lock.
+ * The seal trigger, deferred to the commit, takes the tenant's chain lock (an advisory lock) there
+ * and holds it through the commit, so the writers of one tenant commit one at a time; a sampler
+ * counts how many sessions wait on a lock.
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { randomUUID } from "node:crypto";

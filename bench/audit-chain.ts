@@ -40,7 +40,7 @@ function insertFigures(turns: InsertTurns, seconds: number, rounds: number): Fig
     figure(`Audit inserts/s, ${many} writers of one tenant, chain on`, on(many), "inserts/s", baseline(`chain off, ${many} writers`, off(many), "inserts/s"),
       `${TARGET}; turns on: ${rates(turns.on[many])}, off: ${rates(turns.off[many])}; sessions waiting on a lock, mean of samples every 20 ms: ${fmt(turns.lockWaiters.on)} of ${many} with the chain, ${fmt(turns.lockWaiters.off)} without`),
     figure(`Audit inserts/s, ${many} writers of one tenant, chain on`, on(many), "inserts/s", baseline(`chain on, ${one} writer`, on(one), "inserts/s"),
-      `how far the tenant's head row lock (held from the insert to the commit) serialises its writers; without the chain ${many} writers reach ${fmt(off(many) / off(one), 2)}× one writer's rate`),
+      `how far the tenant's chain lock (taken by the seal at commit, held through the commit) serialises its writers; without the chain ${many} writers reach ${fmt(off(many) / off(one), 2)}× one writer's rate`),
   ];
 }
 

@@ -1,10 +1,12 @@
 import { Gauge, type Registry } from "prom-client";
+import { unsignedEntries } from "../domain/audit/chain/checkpoint-entry.js";
 
 /** One tenant's chain head and its newest signed checkpoint, if any. */
 export interface AuditCheckpointState {
   tenant: string;
   headSequence: number;
-  checkpoint?: { sequence: number; signedAt: Date };
+  /** `ownEntryNext`: the entry right after it is the checkpoint's own (AUDIT_CHECKPOINT_SIGNED). */
+  checkpoint?: { sequence: number; signedAt: Date; ownEntryNext: boolean };
 }
 
 /**
@@ -37,7 +39,9 @@ export function registerAuditCheckpointGauges(registry: Registry, read: () => Pr
   gauge("audit_last_checkpoint_timestamp_seconds", "When the newest checkpoint of the tenant's audit chain was signed, Unix seconds", (g, s) => {
     if (s.checkpoint) g.set({ tenant: s.tenant }, s.checkpoint.signedAt.getTime() / 1000);
   });
-  gauge("audit_unsigned_entries", "Audit entries past the tenant's newest checkpoint: back to 0 after each signing, growing while signing is refused (a broken chain)", (g, s) => {
-    g.set({ tenant: s.tenant }, s.headSequence - (s.checkpoint?.sequence ?? 0));
-  });
+  gauge(
+    "audit_unsigned_entries",
+    "Audit entries past the tenant's newest checkpoint, but its own AUDIT_CHECKPOINT_SIGNED entry: back to 0 after each signing, growing while signing is refused (a broken chain)",
+    (g, s) => g.set({ tenant: s.tenant }, unsignedEntries(s.headSequence, s.checkpoint)),
+  );
 }

@@ -8,7 +8,7 @@
  * fetched before from /.well-known/audit-signing-keys.json.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient } from "@connectrpc/connect";
@@ -241,5 +241,28 @@ describe("an intact audit trail", () => {
     expect(online.code, online.stdout + online.stderr).toBe(0);
     expect(online.stderr).toContain("no --key or --keys given; using the");
     expect(online.stdout).toBe(offline.stdout);
+  });
+
+  it("verifies an incremental archive against the last entry of the archive before it", async () => {
+    const subject = await trail("incremental", 1, 1);
+    const first = path.join(dir, "first.ndjson");
+    expect((await cli(["audit", "export", "--out", first], subject.env)).code).toBe(0);
+    const lines = readFileSync(first, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const last = lines.filter((line) => !line.checkpoint).at(-1).chain as { sequence: string; hash: string };
+    await upload(await tokenFor(subject.tenant), 1);
+
+    const next = path.join(dir, "next.ndjson");
+    expect((await cli(["audit", "export", "--after-sequence", last.sequence, "--out", next], subject.env)).code).toBe(0);
+    const sequences = readFileSync(next, "utf8").trim().split("\n").map((line) => JSON.parse(line).chain?.sequence).filter(Boolean);
+    expect(sequences[0]).toBe(String(Number(last.sequence) + 1));
+
+    const anchored = await cli(["audit", "verify", next, "--anchor", `${last.sequence}:${last.hash}`], subject.env);
+    expect(anchored.code, anchored.stdout + anchored.stderr).toBe(0);
+    expect(anchored.stdout).toMatch(new RegExp(`^intact: ${sequences.length} entries of tenant ${subject.tenant} \\(sequence ${Number(last.sequence) + 1} to `));
+    // The archive before it ended elsewhere, or is not given: the start cannot be shown to follow.
+    const wrong = await cli(["audit", "verify", next, "--anchor", `${last.sequence}:${"0".repeat(64)}`], subject.env);
+    expect([wrong.code, wrong.stdout]).toEqual([1, expect.stringMatching(/^TAMPERED: REMOVED at sequence /)]);
+    const unanchored = await cli(["audit", "verify", next], subject.env);
+    expect([unanchored.code, unanchored.stdout]).toEqual([1, expect.stringMatching(/^TAMPERED: REMOVED at sequence 1[,:]/)]);
   });
 });

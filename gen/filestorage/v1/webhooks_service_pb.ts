@@ -329,8 +329,9 @@ export const RotateWebhookSecretResponseSchema: GenMessage<RotateWebhookSecretRe
   messageDesc(file_filestorage_v1_webhooks_service, 12);
 
 /**
- * Per-tenant webhook endpoints. Every audit action of a stored object becomes an event
- * (UPLOAD_COMPLETED is `upload.completed`, DOWNLOAD_URL_ISSUED is `download_url.issued`, ...),
+ * Per-tenant webhook endpoints. Every audit action becomes an event (UPLOAD_COMPLETED is
+ * `upload.completed`, DOWNLOAD_URL_ISSUED is `download_url.issued`, AUDIT_CHECKPOINT_SIGNED, which
+ * concerns no object, is `audit_checkpoint.signed`, ...),
  * signed as Standard Webhooks signs them and delivered at least once, with the same `webhook-id`
  * on every retry. Every call is scoped to the tenant of the caller's token.
  *

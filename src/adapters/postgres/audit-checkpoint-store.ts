@@ -2,7 +2,10 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import type { AuditCheckpointStore } from "../../app/audit/chain-port.js";
 import type { Checkpoint } from "../../domain/audit/chain/chain-link.js";
 import type { Cursor } from "../../domain/pagination.js";
+import { v7 as uuidv7 } from "uuid";
+import { checkpointEntry } from "../../domain/audit/chain/checkpoint-entry.js";
 import { withDatabase } from "./database-work.js";
+import { OWN_ENTRY_NEXT, OWN_ENTRY_NEXT_PARAMS } from "./checkpoint-own-entry-sql.js";
 
 /** Hashes and signatures are bytea: the driver hands them over as Buffers, converted here. */
 const COLUMNS = "tenant_id, sequence, hash, signed_at, key_id, signature";
@@ -54,29 +57,61 @@ export class PostgresAuditCheckpointStore implements AuditCheckpointStore {
   }
 
   /**
-   * Two statements, not one: a concurrent signer's row that the insert waited for is committed
-   * before the select starts, so the select (a snapshot of its own) sees it.
+   * Stores the checkpoint and, only when this call inserted it, its own audit entry
+   * (src/domain/audit/chain/checkpoint-entry.ts) in the same statement, so in one transaction:
+   * the entry is sealed into the chain at its commit like every other, and a retried or
+   * concurrent insert of the same (tenant, sequence) writes neither a second row nor a second
+   * entry. Then a second statement, not part of the first: a concurrent signer's row that the
+   * insert waited for is committed before the select starts, so the select (a snapshot of its
+   * own) sees it.
    */
   async insert(checkpoint: Checkpoint): Promise<Checkpoint> {
+    const entry = checkpointEntry(checkpoint);
     await this.query(
-      `insert into audit_checkpoints (${COLUMNS}) values (?, ?, decode(?, 'hex'), ?, ?, decode(?, 'base64'))
-       on conflict (tenant_id, sequence) do nothing`,
-      [checkpoint.tenantId, checkpoint.sequence, checkpoint.hash, checkpoint.signedAt, checkpoint.keyId, checkpoint.signature],
+      `with inserted as (
+         insert into audit_checkpoints (${COLUMNS}) values (?, ?, decode(?, 'hex'), ?, ?, decode(?, 'base64'))
+         on conflict (tenant_id, sequence) do nothing
+         returning tenant_id
+       )
+       insert into audit_entries (id, tenant_id, object_id, action, actor_id, result, correlation_id, details, occurred_at)
+       select ?, tenant_id, ?, ?, ?, ?, ?, ?::jsonb, ? from inserted`,
+      [
+        checkpoint.tenantId,
+        checkpoint.sequence,
+        checkpoint.hash,
+        checkpoint.signedAt,
+        checkpoint.keyId,
+        checkpoint.signature,
+        uuidv7(),
+        entry.objectId,
+        entry.action,
+        entry.actorId,
+        entry.result,
+        entry.correlationId,
+        JSON.stringify(entry.details),
+        entry.occurredAt,
+      ],
     );
     const [stored] = await this.checkpoints("tenant_id = ? and sequence = ?", [checkpoint.tenantId, checkpoint.sequence]);
     if (!stored) throw new Error(`checkpoint ${checkpoint.tenantId}/${checkpoint.sequence} was neither inserted nor found`);
     return stored;
   }
 
-  /** The newest checkpoint of each head is one backward step of the primary key. */
+  /**
+   * Tenants whose head is past their newest checkpoint, not counting that checkpoint's own entry
+   * right after it (OWN_ENTRY_NEXT): otherwise every run would sign again the entry the last
+   * run wrote. The newest checkpoint of each head is one backward step of the primary key, the
+   * own entry one probe of the chain's unique index.
+   */
   async tenantsToCheckpoint(limit: number, afterTenantId?: string): Promise<string[]> {
     const rows = await this.query<{ tenant_id: string }>(
       `select t.tenant_id from audit_chain_tenants t
+         cross join lateral (select max(e.chain_sequence) as sequence from audit_entries e where e.tenant_id = t.tenant_id and e.chain_sequence is not null) h
+         left join lateral (select c.sequence from audit_checkpoints c where c.tenant_id = t.tenant_id order by c.sequence desc limit 1) c on true
         where t.tenant_id > ?
-          and (select max(e.chain_sequence) from audit_entries e where e.tenant_id = t.tenant_id and e.chain_sequence is not null)
-              > coalesce((select max(c.sequence) from audit_checkpoints c where c.tenant_id = t.tenant_id), 0)
+          and h.sequence > coalesce(c.sequence, 0) + case when ${OWN_ENTRY_NEXT} then 1 else 0 end
         order by t.tenant_id limit ?`,
-      [afterTenantId ?? "", limit],
+      [afterTenantId ?? "", ...OWN_ENTRY_NEXT_PARAMS, limit],
     );
     return rows.map((row) => row.tenant_id);
   }

@@ -1,4 +1,5 @@
 import { access } from "node:fs/promises";
+import { GENESIS_HASH } from "../../domain/audit/chain/chain-link.js";
 import { EXIT, UsageError, type CliContext } from "../context.js";
 import type { OptionValues } from "../commands/command.js";
 import { keyRingOf, keysFromDocument, keysFromPemFiles, type PublishedKey } from "./signing-keys.js";
@@ -9,7 +10,17 @@ import { verifyExport } from "./verify-export.js";
 export const VERIFY_OPTIONS = {
   key: { type: "string", multiple: true },
   keys: { type: "string" },
+  anchor: { type: "string" },
 } as const;
+
+/** --anchor SEQ:HASH: where an incremental archive continues the chain; the genesis otherwise. */
+function anchorOf(values: OptionValues): { sequence: number; hash: string } {
+  const given = values.anchor;
+  if (given === undefined) return { sequence: 0, hash: GENESIS_HASH };
+  const match = typeof given === "string" ? /^(\d{1,15}):([0-9a-f]{64})$/.exec(given) : null;
+  if (!match) throw new UsageError(`--anchor: expected SEQUENCE:HASH (the last entry of the archive before, its hash in 64 lower-case hex digits), got "${String(given)}"`);
+  return { sequence: Number(match[1]), hash: match[2]! };
+}
 
 /** The keys given on the command line, else the API's, fetched once (the only call verify makes). */
 async function publishedKeys(ctx: CliContext, values: OptionValues): Promise<PublishedKey[]> {
@@ -34,7 +45,7 @@ export async function runAuditVerify(ctx: CliContext, file: string | undefined, 
     throw new UsageError(`cannot read ${file} (${(error as Error).message})`);
   }
   const ring = keyRingOf(await publishedKeys(ctx, values));
-  const verdict = await verifyExport(fileLines(file), ring);
+  const verdict = await verifyExport(fileLines(file), ring, anchorOf(values));
   if (verdict.kind === "malformed") ctx.err.write(`audit verify: ${file}: ${verdictLine(verdict)}\n`);
   if (ctx.json) ctx.out(JSON.stringify(verdictJson(verdict)));
   else if (verdict.kind !== "malformed") ctx.out(verdictLine(verdict));

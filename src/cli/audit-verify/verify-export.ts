@@ -41,19 +41,20 @@ async function eachLine(lines: AsyncIterable<NumberedLine[]>, visit: (parsed: Ex
  * verifier needs them first, so the file is read twice: the first pass keeps the checkpoint lines,
  * the second streams the entries through the verifier. Entries are never held.
  *
- * The chain must start at sequence 1 after the genesis hash: an export that does not (a filtered
+ * The chain must start right after `anchor`: sequence 1 after the genesis hash for a whole export,
+ * the last entry of the archive before for an incremental one. An export that does not (a filtered
  * one, or one whose first entries were cut) cannot show that nothing is missing, and is reported
  * as REMOVED at the first sequence it lacks. Beyond the chain, each entry's shown fields must say
  * what its canonical text (which the hash covers) says, and every entry must be of one tenant.
  */
-export async function verifyExport(source: LineSource, keys: PublicKeyRing): Promise<ExportVerdict> {
+export async function verifyExport(source: LineSource, keys: PublicKeyRing, anchor = { sequence: 0, hash: GENESIS_HASH }): Promise<ExportVerdict> {
   try {
     const checkpoints: Checkpoint[] = [];
     await eachLine(source(CHECKPOINT_MARKER), (parsed) => {
       if (parsed.kind === "checkpoint") checkpoints.push(parsed.checkpoint);
       return true;
     });
-    const check = new EntryCheck(new ChainVerifier(checkpoints, nodeChainCrypto(keys), { sequence: 0, hash: GENESIS_HASH }), checkpoints.length);
+    const check = new EntryCheck(new ChainVerifier(checkpoints, nodeChainCrypto(keys), anchor), checkpoints.length);
     await eachLine(source(), (parsed, line) => check.next(parsed, line));
     return check.verdict();
   } catch (error) {

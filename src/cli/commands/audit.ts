@@ -95,7 +95,10 @@ verify FILE: checks an NDJSON export offline: every entry's hash, the links betw
   EDITED, REMOVED, INSERTED or REORDERED, a tail TRUNCATED before a checkpoint, or a checkpoint that
   does not match (CHECKPOINT_MISMATCH, BAD_SIGNATURE); 2: a line that is not an export line.
   Only an unfiltered export can show that nothing is missing: a filtered one has gaps in its
-  sequence, reported as REMOVED.`;
+  sequence, reported as REMOVED.
+incremental archives: export --after-sequence N writes the entries after sequence N (and the
+  checkpoints from there on); verify it with --anchor N:HASH, the sequence and hash of the last
+  entry of the archive before it. Without --anchor an export must start at sequence 1.`;
 
 /**
  * `audit search` prints one page at a time (newest first unless --oldest-first); `audit export`
@@ -108,7 +111,7 @@ export const auditCommand: Command = {
   usage:
     "<search|export|verify> [FILE] [--action A,B] [--actor ID] [--object ID] [--owner-type T --owner-id I] [--class C] [--result SUCCESS|FAILURE] " +
     "[--correlation ID] [--since ISO] [--until ISO] [--oldest-first] [--limit N] [--format ndjson|csv] [--out FILE] " +
-    "[--key KEYID=PEM ...] [--keys JSON]",
+    "[--after-sequence N] [--key KEYID=PEM ...] [--keys JSON] [--anchor SEQ:HASH]",
   summary: "search the tenant's audit trail, export it (NDJSON with its hash chain and checkpoints, or CSV) with progress, or verify an NDJSON export offline",
   notes: NOTES,
   positionals: ["mode", "file?"],
@@ -118,6 +121,7 @@ export const auditCommand: Command = {
     limit: { type: "string", default: "50" },
     format: { type: "string", default: "ndjson" },
     out: { type: "string" },
+    "after-sequence": { type: "string" },
     ...VERIFY_OPTIONS,
   },
   async run(ctx, args, values) {
@@ -143,7 +147,7 @@ export const auditCommand: Command = {
     const out = values.out ? createWriteStream(text(values, "out")) : ctx.stdout;
     const progress = new AuditExportProgress(ctx.err, instant(values, "since"), instant(values, "until"));
     if (format === "csv") await write(out, csvHeader());
-    for await (const message of ctx.clients.audit.exportAuditEntries({ filter })) {
+    for await (const message of ctx.clients.audit.exportAuditEntries({ filter, afterSequence: afterSequenceOf(values) })) {
       if (message.checkpoint) {
         if (format === "ndjson") await write(out, checkpointLine(message.checkpoint));
         continue;
@@ -161,6 +165,14 @@ export const auditCommand: Command = {
     return EXIT.ok;
   },
 };
+
+/** --after-sequence N: an incremental archive, the entries after the last one of the archive before. */
+function afterSequenceOf(values: OptionValues): bigint {
+  const given = values["after-sequence"];
+  if (given === undefined) return 0n;
+  if (typeof given !== "string" || !/^\d{1,18}$/.test(given)) throw new UsageError(`--after-sequence: expected a sequence number, got "${String(given)}"`);
+  return BigInt(given);
+}
 
 function summaryLine(entry: AuditEntry): string {
   const at = entry.occurredAt ? timestampDate(entry.occurredAt).toISOString() : "-";

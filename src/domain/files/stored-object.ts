@@ -16,7 +16,8 @@ export type AuditActionName =
   | "HOLD_RELEASED"
   | "UPLOAD_URL_REFRESHED"
   | "OBJECT_RESTORED"
-  | "OBJECT_SUPERSEDED";
+  | "OBJECT_SUPERSEDED"
+  | "AUDIT_CHECKPOINT_SIGNED";
 
 export interface ScanCheckResult {
   name: string;

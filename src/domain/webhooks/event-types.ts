@@ -20,6 +20,7 @@ export const EVENT_TYPE_OF: Readonly<Record<AuditActionName, string>> = {
   UPLOAD_URL_REFRESHED: "upload_url.refreshed",
   OBJECT_RESTORED: "object.restored",
   OBJECT_SUPERSEDED: "object.superseded",
+  AUDIT_CHECKPOINT_SIGNED: "audit_checkpoint.signed",
 };
 
 export const WEBHOOK_EVENT_TYPES: readonly string[] = Object.values(EVENT_TYPE_OF);
