@@ -94,12 +94,12 @@ export const auditChain: BenchGroup = {
   async run({ stack, options }) {
     const config = parseConfig(stack.env);
     const inserts = await measureInserts(config, options.chainSeconds, options.chainRounds);
-    const uploads = await measureUploads(root, stack, options.chainSeconds, options.chainRounds);
+    const uploads = await measureUploads(root, stack, options.chainUploadSeconds, options.chainRounds);
     const size = await measureChainAtSize(root, stack.apiUrl, config, options.chainEntries);
     const backfill = await measureBackfill(config.databaseUrl, options.chainBackfillEntries);
     return [
       ...insertFigures(inserts, options.chainSeconds, options.chainRounds),
-      ...uploadFigures(uploads, options.chainSeconds, options.chainRounds),
+      ...uploadFigures(uploads, options.chainUploadSeconds, options.chainRounds),
       ...sizeFigures(size),
       backfillFigure(backfill),
     ];

@@ -17,8 +17,9 @@ export interface BenchOptions {
   chainEntries: number;
   /** audit-chain: existing entries migration 0012 chains. */
   chainBackfillEntries: number;
-  /** audit-chain: length of each chain-on and chain-off turn (s), and rounds of them. */
+  /** audit-chain: length of each chain-on and chain-off turn of inserts and of uploads (s), and rounds of them. */
   chainSeconds: number;
+  chainUploadSeconds: number;
   chainRounds: number;
   /** "seed": rows inserted, workflows started as a retention change; "flow": the full upload flow. */
   timerMode: "seed" | "flow";
@@ -63,6 +64,7 @@ export function readOptions(env: Record<string, string | undefined>): BenchOptio
     chainEntries: int("BENCH_CHAIN_ENTRIES", 1_000_000),
     chainBackfillEntries: int("BENCH_CHAIN_BACKFILL_ENTRIES", 200_000),
     chainSeconds: int("BENCH_CHAIN_SECONDS", 5),
+    chainUploadSeconds: int("BENCH_CHAIN_UPLOAD_SECONDS", 15),
     chainRounds: int("BENCH_CHAIN_ROUNDS", 5),
     timerMode,
     timerObjects: int("BENCH_TIMER_OBJECTS", timerMode === "seed" ? 1_500 : 300),

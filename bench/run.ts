@@ -24,7 +24,8 @@
  *   BENCH_CHAIN_ENTRIES=1000000       audit-chain: sealed entries of one tenant, exported and verified
  *                                     (loading them with the seal trigger takes a few minutes here)
  *   BENCH_CHAIN_BACKFILL_ENTRIES=200000  audit-chain: existing entries migration 0012 chains
- *   BENCH_CHAIN_SECONDS=5             audit-chain: each chain-on and chain-off turn (inserts, uploads)
+ *   BENCH_CHAIN_SECONDS=5             audit-chain: each chain-on and chain-off turn of audit inserts
+ *   BENCH_CHAIN_UPLOAD_SECONDS=15     audit-chain: each chain-on and chain-off turn of 100 KB uploads
  *   BENCH_CHAIN_ROUNDS=5              audit-chain: rounds of those turns, the order alternating
  *   BENCH_TIMER_MODE=seed             how the timers group makes its READY IMPORT_FILE objects:
  *                                     seed = rows inserted with one INSERT, an object in MinIO for

@@ -41,7 +41,7 @@ export function registerAuditCheckpointGauges(registry: Registry, read: () => Pr
   });
   gauge(
     "audit_unsigned_entries",
-    "Audit entries past the tenant's newest checkpoint, but its own AUDIT_CHECKPOINT_SIGNED entry: back to 0 after each signing, growing while signing is refused (a broken chain)",
+    "Audit entries past the tenant's newest checkpoint, not counting its own AUDIT_CHECKPOINT_SIGNED entry right after it: back to 0 after each signing, growing while signing is refused (a broken chain)",
     (g, s) => g.set({ tenant: s.tenant }, unsignedEntries(s.headSequence, s.checkpoint)),
   );
 }

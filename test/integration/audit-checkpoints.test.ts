@@ -8,6 +8,7 @@
  * verifies the earlier ones. The worker keeps the hourly `audit-checkpoints` schedule and its
  * workflow signs every tenant that needs it.
  */
+import { execFile } from "node:child_process";
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, verify } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -16,13 +17,15 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AuditService } from "../../gen/filestorage/v1/audit_service_pb.js";
-import type { AuditCheckpoint } from "../../gen/filestorage/v1/types_pb.js";
+import { AuditAction, type AuditCheckpoint } from "../../gen/filestorage/v1/types_pb.js";
+import { PostgresAuditCheckpointStore } from "../../src/adapters/postgres/audit-checkpoint-store.js";
 import { AUDIT_CHECKPOINT_SCHEDULE_ID } from "../../src/adapters/temporal/audit-checkpoint-schedule.js";
 import { auditKeySettings } from "../../src/config/audit.js";
 import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { reasonOf } from "../support/errors.js";
 import { startProcessPair, type ProcessPair } from "../support/process-pair.js";
-import { sql, stackConfig, withTemporal } from "../support/stack-access.js";
+import { sql, stackConfig, withDb, withTemporal } from "../support/stack-access.js";
+import { WebhookReceiver } from "../support/webhook-receiver.js";
 
 const WELL_KNOWN = "/.well-known/audit-signing-keys.json";
 
@@ -41,6 +44,15 @@ function bearer(token: string): Interceptor {
 }
 
 const auditClient = (token: string, baseUrl = apiUrl()) => createClient(AuditService, createConnectTransport({ baseUrl, httpVersion: "1.1", interceptors: [bearer(token)] }));
+
+/** The CLI as an operator runs it: a separate process (as test/integration/cli.test.ts runs it). */
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ["--import", "tsx", "src/main/cli.ts", ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
 
 /** Entries written straight into the table: the trigger seals them as it seals every writer's. */
 async function writeEntries(tenant: string, count: number): Promise<void> {
@@ -131,7 +143,8 @@ describe("CreateAuditCheckpoint", () => {
     const next = await rest("POST", "/api/v1/audit-checkpoints", { token, body: {} });
     expect(next.status).toBe(200);
     expect(next.body.created).toBe(true);
-    expect(Number(next.body.checkpoint.sequence)).toBe(Number(first.sequence) + 1);
+    // After the first checkpoint's own entry and the new one.
+    expect(Number(next.body.checkpoint.sequence)).toBe(Number(first.sequence) + 2);
     expect(signatureHolds(next.body.checkpoint as CheckpointJson, (await wellKnownKeys(apiUrl())).keys)).toBe(true);
   });
 
@@ -154,6 +167,123 @@ describe("CreateAuditCheckpoint", () => {
     expect(await sql("select sequence from audit_checkpoints where tenant_id = ?", [edited])).toEqual([{ sequence: "2" }]);
     const logged = readFileSync(path.join(inject("logDir"), "api.log"), "utf8").split("\n").filter((line) => line.includes(edited) && line.includes("audit chain does not verify"));
     expect(logged.map((line) => JSON.parse(line) as { level: number; problem: { kind: string } }).map((l) => [l.level, l.problem.kind])).toEqual([[50, "EDITED"]]);
+  });
+});
+
+describe("a checkpoint in the audit trail", () => {
+  let tenant: string;
+  let token: string;
+  let checkpoint: AuditCheckpoint;
+
+  const ownEntries = async (audit = auditClient(token)) =>
+    (await audit.searchAuditEntries({ filter: { actions: [AuditAction.AUDIT_CHECKPOINT_SIGNED] }, pageSize: 50 })).auditEntries;
+
+  beforeAll(async () => {
+    tenant = uniqueTenant("checkpoint-entry");
+    token = await tokenFor(tenant);
+    await writeEntries(tenant, 3);
+  });
+
+  it("is an AUDIT_CHECKPOINT_SIGNED entry of the tenant, of no object, holding the checkpoint, chained right after it", async () => {
+    const signed = await auditClient(token).createAuditCheckpoint({});
+    expect(signed.created).toBe(true);
+    checkpoint = signed.checkpoint!;
+    const entries = await ownEntries();
+    expect(entries).toHaveLength(1);
+    const [entry] = entries;
+    expect({
+      objectId: entry!.objectId,
+      actorId: entry!.actorId,
+      result: entry!.result,
+      correlationId: entry!.correlationId,
+      occurredAt: timestampDate(entry!.occurredAt!).toISOString(),
+      objectClass: entry!.objectClass,
+      ownerType: entry!.ownerType,
+      sequence: entry!.chain?.sequence,
+    }).toEqual({
+      objectId: "00000000-0000-0000-0000-000000000000",
+      actorId: "system",
+      result: "SUCCESS",
+      correlationId: "checkpoint:3",
+      occurredAt: timestampDate(checkpoint.signedAt!).toISOString(),
+      objectClass: 0,
+      ownerType: "",
+      sequence: 4n,
+    });
+    expect(entry!.details).toEqual({ sequence: 3, hash: checkpoint.hash, keyId: checkpoint.keyId, signedAt: timestampDate(checkpoint.signedAt!).toISOString(), signature: checkpoint.signature });
+  });
+
+  it("does not count as a moved head: a second signing right after answers created=false and writes no second entry", async () => {
+    const again = await auditClient(token).createAuditCheckpoint({});
+    expect({ created: again.created, sequence: again.checkpoint?.sequence, signature: again.checkpoint?.signature }).toEqual({ created: false, sequence: 3n, signature: checkpoint.signature });
+    expect(await ownEntries()).toHaveLength(1);
+    expect((await headOf(tenant)).sequence).toBe(4);
+  });
+
+  it("is not written again by a retried or concurrent store of the same checkpoint", async () => {
+    await withDb(async (orm) => {
+      const store = new PostgresAuditCheckpointStore(orm);
+      const stored = { ...asJson(checkpoint), sequence: 3, signedAt: timestampDate(checkpoint.signedAt!) };
+      expect((await store.insert(stored)).signature).toBe(checkpoint.signature);
+      // Another signer's checkpoint of the same head: the first stays, with its one entry.
+      const other = { ...stored, signedAt: new Date(stored.signedAt.getTime() + 1000), signature: Buffer.from("another signature").toString("base64") };
+      expect((await store.insert(other)).signature).toBe(checkpoint.signature);
+    });
+    expect(await ownEntries()).toHaveLength(1);
+  });
+
+  it("keeps the chain intact; the schedule's query lists the tenant only once another entry follows it", async () => {
+    const report = await auditClient(token).verifyAuditTrail({});
+    expect({ intact: report.intact, lastSequence: report.lastSequence, lastVerified: report.lastVerifiedCheckpoint?.sequence }).toEqual({ intact: true, lastSequence: 4n, lastVerified: 3n });
+    const pending = () => withDb((orm) => new PostgresAuditCheckpointStore(orm).tenantsToCheckpoint(100_000));
+    expect(await pending()).not.toContain(tenant);
+    await writeEntries(tenant, 1);
+    expect(await pending()).toContain(tenant);
+    const next = await auditClient(token).createAuditCheckpoint({});
+    // The own entry at 4 is signed with the entry at 5.
+    expect({ created: next.created, sequence: next.checkpoint?.sequence }).toEqual({ created: true, sequence: 5n });
+    expect((await ownEntries()).map((e) => e.correlationId).sort()).toEqual(["checkpoint:3", "checkpoint:5"]);
+  });
+
+  it("is listed by the CLI's audit search, without an object", async () => {
+    const run = await cli(["audit", "search", "--action", "AUDIT_CHECKPOINT_SIGNED", "--oldest-first"], { API_URL: apiUrl(), TOKEN: token });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().split("\n").map((line) => line.split("  ").slice(1))).toEqual([
+      ["AUDIT_CHECKPOINT_SIGNED", "SUCCESS", "system", "-", "checkpoint:3"],
+      ["AUDIT_CHECKPOINT_SIGNED", "SUCCESS", "system", "-", "checkpoint:5"],
+    ]);
+  });
+
+  it("reaches a webhook endpoint subscribed to audit_checkpoint.signed, with the checkpoint in its details", { timeout: 60_000 }, async () => {
+    const watched = uniqueTenant("checkpoint-webhook");
+    const watchedToken = await tokenFor(watched);
+    const receiver = await WebhookReceiver.start();
+    try {
+      const endpoint = await rest("POST", "/api/v1/webhook-endpoints", { token: watchedToken, body: { url: receiver.url, eventTypes: ["audit_checkpoint.signed"] } });
+      expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(200);
+      receiver.secret = endpoint.body.secret;
+      await writeEntries(watched, 2);
+      const signed = (await auditClient(watchedToken).createAuditCheckpoint({})).checkpoint!;
+      const [received] = await receiver.waitFor((all) => all.length >= 1);
+      expect(received!.verifyError).toBeUndefined();
+      const [own] = await ownEntries(auditClient(watchedToken));
+      expect(received!.payload).toEqual({
+        type: "audit_checkpoint.signed",
+        timestamp: timestampDate(signed.signedAt!).toISOString(),
+        data: {
+          object: null,
+          auditEntryId: own!.id,
+          actorId: "system",
+          result: "SUCCESS",
+          details: { sequence: 2, hash: signed.hash, keyId: signed.keyId, signedAt: timestampDate(signed.signedAt!).toISOString(), signature: signed.signature },
+        },
+      });
+      // What an auditor keeps from it verifies with the published key alone.
+      const kept = { ...received!.payload.data.details, sequence: String(received!.payload.data.details.sequence), tenantId: watched, payload: asJson(signed).payload };
+      expect(signatureHolds(kept, (await wellKnownKeys(apiUrl())).keys)).toBe(true);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 
@@ -277,6 +407,14 @@ describe("the audit-checkpoints schedule", () => {
     expect((result as { refused: number }).refused).toBeGreaterThanOrEqual(1);
     expect(await sql("select sequence from audit_checkpoints where tenant_id = ?", [moved])).toEqual([{ sequence: "2" }]);
     expect(await sql("select sequence from audit_checkpoints where tenant_id = ?", [broken])).toEqual([]);
+    // A second run finds the head moved by the checkpoint's own entry only: nothing to sign.
+    await withTemporal((client, taskQueue) =>
+      client.workflow.execute("auditCheckpoints", { taskQueue, workflowId: `audit-checkpoints-test-${randomUUID()}`, args: [{ batchSize: 1000, maxBatches: 10 }] }),
+    );
+    expect(await sql("select sequence from audit_checkpoints where tenant_id = ?", [moved])).toEqual([{ sequence: "2" }]);
+    expect(await sql("select chain_sequence, correlation_id from audit_entries where tenant_id = ? and action = 'AUDIT_CHECKPOINT_SIGNED'", [moved])).toEqual([
+      { chain_sequence: "3", correlation_id: "checkpoint:2" },
+    ]);
     const logged = readFileSync(path.join(inject("logDir"), "worker.log"), "utf8").split("\n").filter((line) => line.includes(broken) && line.includes("audit chain does not verify"));
     expect(logged.length).toBeGreaterThanOrEqual(1);
   });

@@ -7,7 +7,6 @@
  * intact case: an export verified by a CLI pointed at an API that is not there, with the keys
  * fetched before from /.well-known/audit-signing-keys.json.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -16,27 +15,12 @@ import type { Knex } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditChainProblemKind, AuditService } from "../../gen/filestorage/v1/audit_service_pb.js";
 import { png } from "../fixtures/files/index.js";
+import { runCli } from "../support/cli-process.js";
 import { apiUrl, tokenFor, transportFor, uniqueTenant } from "../support/clients.js";
 import { sql, withDb } from "../support/stack-access.js";
 import { uploadThrough } from "../support/uploads.js";
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The CLI as an operator runs it: a separate process (as test/integration/cli.test.ts runs it). */
-function cli(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", "src/main/cli.ts", ...args],
-      { env: { ...process.env, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = runCli;
 
 interface Link {
   id: string;

@@ -1,35 +1,19 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { png } from "../fixtures/files/index.js";
+import { type CliRun, runCli } from "../support/cli-process.js";
 import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { uploadThrough } from "../support/uploads.js";
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The CLI as an operator runs it: a separate process, configured by API_URL and TOKEN. */
-function cli(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", "src/main/cli.ts", ...args],
-      { env: { ...process.env, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = runCli;
 
 describe("npm run cli", () => {
   const bytes = png(64, 48);
   let dir: string;
   let env: Record<string, string>;
-  let run: (...args: string[]) => Promise<Run>;
+  let run: (...args: string[]) => Promise<CliRun>;
   const file = (name: string) => path.join(dir, name);
   const owner = ["--owner-type", "User", "--owner-id", "cli-user"];
 

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from "@temporalio/common";
 import type { NewDelivery, OutboxEntry, Subscription, WebhookOutbox, WebhookSender } from "../../src/app/webhooks/port.js";
+import { NO_OBJECT_ID } from "../../src/domain/audit/chain/checkpoint-entry.js";
 import type { StoredObjectView } from "../../src/domain/files/stored-object.js";
 import { goneReason, responseOutcome, webhookPayload, type DeliveryRef, type DeliveryStatus } from "../../src/domain/webhooks/delivery.js";
 import { eventTypeOf, subscribes } from "../../src/domain/webhooks/event-types.js";
@@ -32,12 +33,21 @@ export function planDeliveries(deps: Pick<WebhookActivityDeps, "objectJson" | "n
     if (!type) continue;
     const targets = subscriptions.filter((s) => s.tenantId === entry.tenantId && subscribes(s.eventTypes, type));
     if (targets.length === 0) continue;
-    const payload = webhookPayload(entry, type, entry.object ? deps.objectJson(entry.object) : { id: entry.objectId });
+    const payload = webhookPayload(entry, type, eventObject(deps, entry));
     for (const target of targets) {
       deliveries.push({ id: deps.newId(), tenantId: entry.tenantId, endpointId: target.endpointId, auditEntryId: entry.id, eventType: type, payload });
     }
   }
   return deliveries;
+}
+
+/**
+ * The event's object: as the JSON API shows it, `{id}` alone once its row is gone, or null for an
+ * entry that concerns no object (a signed checkpoint's, which carries the checkpoint in `details`).
+ */
+function eventObject(deps: Pick<WebhookActivityDeps, "objectJson">, entry: OutboxEntry): unknown {
+  if (entry.objectId === NO_OBJECT_ID) return null;
+  return entry.object ? deps.objectJson(entry.object) : { id: entry.objectId };
 }
 
 const retryLater = (message: string) => ApplicationFailure.retryable(message, "WEBHOOK_ATTEMPT_FAILED");

@@ -1,11 +1,11 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
+import { v7 as uuidv7 } from "uuid";
 import type { AuditCheckpointStore } from "../../app/audit/chain-port.js";
 import type { Checkpoint } from "../../domain/audit/chain/chain-link.js";
-import type { Cursor } from "../../domain/pagination.js";
-import { v7 as uuidv7 } from "uuid";
 import { checkpointEntry } from "../../domain/audit/chain/checkpoint-entry.js";
-import { withDatabase } from "./database-work.js";
+import type { Cursor } from "../../domain/pagination.js";
 import { OWN_ENTRY_NEXT, OWN_ENTRY_NEXT_PARAMS } from "./checkpoint-own-entry-sql.js";
+import { withDatabase } from "./database-work.js";
 
 /** Hashes and signatures are bytea: the driver hands them over as Buffers, converted here. */
 const COLUMNS = "tenant_id, sequence, hash, signed_at, key_id, signature";

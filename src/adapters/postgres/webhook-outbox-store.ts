@@ -1,6 +1,7 @@
 import { raw } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { DeliveryEndpoint, FanOutPlan, NewDelivery, OutboxEntry, WebhookOutbox } from "../../app/webhooks/port.js";
+import { NO_OBJECT_ID } from "../../domain/audit/chain/checkpoint-entry.js";
 import type { DeliveryRef, DeliveryStatus } from "../../domain/webhooks/delivery.js";
 import type { DeliveryCandidate, InFlight } from "../../domain/webhooks/fair-share.js";
 import { secretContext, type SecretCipher } from "../webhooks/secret-cipher.js";
@@ -177,9 +178,12 @@ export class WebhookOutboxStore implements WebhookOutbox {
 
 }
 
-/** Entries with their objects: the commit-time snapshot, else the row as it is now (deleted too). */
+/**
+ * Entries with their objects: the commit-time snapshot, else the row as it is now (deleted too);
+ * none for an entry that concerns no object (a checkpoint's).
+ */
 async function withObjects(em: EntityManager, rows: AuditOutboxRow[]): Promise<OutboxEntry[]> {
-  const missing = rows.filter((r) => !r.object_snapshot);
+  const missing = rows.filter((r) => !r.object_snapshot && r.object_id !== NO_OBJECT_ID);
   const current = missing.length
     ? await em.find(StoredObjectRow, { tenantId: { $in: [...new Set(missing.map((r) => r.tenant_id))] }, id: { $in: missing.map((r) => r.object_id) } })
     : [];

@@ -29,11 +29,16 @@ export interface AuditCheckpointStore {
   latest(tenantId: string): Promise<Checkpoint | undefined>;
   /** Newest first, one keyset page. */
   page(tenantId: string, after: Cursor | undefined, limit: number): Promise<Checkpoint[]>;
-  /** Idempotent: a second insert of the same (tenant, sequence) keeps the first. Returns the stored one. */
+  /**
+   * Stores the checkpoint and, in the same transaction, its own AUDIT_CHECKPOINT_SIGNED entry
+   * (src/domain/audit/chain/checkpoint-entry.ts). Idempotent: a second insert of the same
+   * (tenant, sequence) keeps the first and writes no second entry. Returns the stored one.
+   */
   insert(checkpoint: Checkpoint): Promise<Checkpoint>;
   /**
-   * Tenants whose head is past their newest checkpoint (or who have none), by id, after
-   * `afterTenantId`: a run pages through them, so tenants it cannot sign never hide the others.
+   * Tenants whose head is past their newest checkpoint (or who have none), not counting that
+   * checkpoint's own entry right after it, by id, after `afterTenantId`: a run pages through
+   * them, so tenants it cannot sign never hide the others.
    */
   tenantsToCheckpoint(limit: number, afterTenantId?: string): Promise<string[]>;
 }

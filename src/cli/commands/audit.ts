@@ -6,6 +6,7 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { AuditEntryFilterSchema } from "../../../gen/filestorage/v1/audit_service_pb.js";
 import { AuditAction, AuditCheckpointSchema, type AuditEntry, AuditEntrySchema, type AuditCheckpoint, ObjectClass } from "../../../gen/filestorage/v1/types_pb.js";
 import { csvHeader, csvLine } from "../../domain/audit/audit-csv.js";
+import { NO_OBJECT_ID } from "../../domain/audit/chain/checkpoint-entry.js";
 import { jsonWriteOptions } from "../../rpc/json-options.js";
 import { EXIT, UsageError } from "../context.js";
 import { AuditExportProgress } from "../audit-export-progress.js";
@@ -174,7 +175,9 @@ function afterSequenceOf(values: OptionValues): bigint {
   return BigInt(given);
 }
 
+/** An entry of no object (a signed checkpoint's, AUDIT_CHECKPOINT_SIGNED) shows "-" for its object. */
 function summaryLine(entry: AuditEntry): string {
   const at = entry.occurredAt ? timestampDate(entry.occurredAt).toISOString() : "-";
-  return [at, AuditAction[entry.action], entry.result, entry.actorId, entry.objectId, entry.correlationId].join("  ");
+  const object = entry.objectId === NO_OBJECT_ID ? "-" : entry.objectId;
+  return [at, AuditAction[entry.action], entry.result, entry.actorId, object, entry.correlationId].join("  ");
 }

@@ -21,25 +21,8 @@ import { parseCanonical } from "../../../src/domain/audit/chain/canonical-entry.
 import type { ChainedEntry, Checkpoint } from "../../../src/domain/audit/chain/chain-link.js";
 import { checkpointPayload } from "../../../src/domain/audit/chain/checkpoint-payload.js";
 import { chainOf, checkpointAt, signingKey } from "../audit/chain-fixtures.js";
+import { auditEntryMessageOf } from "./audit-entry-message.js";
 
-function entryMessage(link: ChainedEntry) {
-  const fields = parseCanonical(link.canonical)!;
-  return create(AuditEntrySchema, {
-    id: link.id,
-    objectId: fields.objectId,
-    action: AuditAction[fields.action as keyof typeof AuditAction],
-    actorId: fields.actorId,
-    requestId: fields.requestId ?? "",
-    result: fields.result,
-    occurredAt: timestampFromDate(new Date(fields.occurredAt)),
-    details: fields.details as never,
-    correlationId: fields.correlationId,
-    objectClass: fields.objectClass ? ObjectClass[fields.objectClass as keyof typeof ObjectClass] : 0,
-    ownerType: fields.ownerType ?? "",
-    ownerId: fields.ownerId ?? "",
-    chain: { sequence: BigInt(link.sequence!), previousHash: link.previousHash, hash: link.hash, canonical: link.canonical },
-  });
-}
 
 const checkpointMessage = (checkpoint: Checkpoint) =>
   create(AuditCheckpointSchema, {
@@ -63,7 +46,7 @@ describe("npm run cli -- audit export, then audit verify", () => {
     server = createServer(connectNodeAdapter({
       routes: (router) => router.service(AuditService, {
         async *exportAuditEntries() {
-          for (const link of chain) yield { auditEntry: entryMessage(link) };
+          for (const link of chain) yield { auditEntry: auditEntryMessageOf(link) };
           for (const checkpoint of checkpoints) yield { checkpoint: checkpointMessage(checkpoint) };
         },
         async listAuditSigningKeys() {

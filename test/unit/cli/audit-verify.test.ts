@@ -20,28 +20,14 @@ import { type CanonicalEntry, parseCanonical } from "../../../src/domain/audit/c
 import type { ChainedEntry, Checkpoint } from "../../../src/domain/audit/chain/chain-link.js";
 import { checkpointPayload } from "../../../src/domain/audit/chain/checkpoint-payload.js";
 import { jsonWriteOptions } from "../../../src/rpc/json-options.js";
+import { auditEntryMessageOf } from "./audit-entry-message.js";
 import { canonicalText, chainOf, checkpointAt, fieldsOf, reseal, sealed, type SigningKey, signingKey } from "../audit/chain-fixtures.js";
 
 type Line = Record<string, unknown>;
 
 /** An entry's line as `audit export` writes it: the contract's JSON, from the fields its canonical text holds. */
 function entryLine(link: ChainedEntry): Line {
-  const fields = parseCanonical(link.canonical)!;
-  return toJson(AuditEntrySchema, create(AuditEntrySchema, {
-    id: link.id,
-    objectId: fields.objectId,
-    action: AuditAction[fields.action as keyof typeof AuditAction],
-    actorId: fields.actorId,
-    requestId: fields.requestId ?? "",
-    result: fields.result,
-    occurredAt: timestampFromDate(new Date(fields.occurredAt)),
-    details: fields.details as never,
-    correlationId: fields.correlationId,
-    objectClass: fields.objectClass ? ObjectClass[fields.objectClass as keyof typeof ObjectClass] : 0,
-    ownerType: fields.ownerType ?? "",
-    ownerId: fields.ownerId ?? "",
-    chain: link.sequence === null ? undefined : { sequence: BigInt(link.sequence), previousHash: link.previousHash, hash: link.hash, canonical: link.canonical },
-  }), jsonWriteOptions) as Line;
+  return toJson(AuditEntrySchema, auditEntryMessageOf(link), jsonWriteOptions) as Line;
 }
 
 function checkpointLine(checkpoint: Checkpoint): Line {

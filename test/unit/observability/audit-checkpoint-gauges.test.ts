@@ -8,7 +8,7 @@ describe("audit checkpoint gauges", () => {
     const metrics = createMetrics({
       readStore: async () => emptySnapshot,
       auditCheckpoints: async () => [
-        { tenant: "tenant-a", headSequence: 42, checkpoint: { sequence: 40, signedAt: new Date("2026-03-01T12:00:00.500Z") } },
+        { tenant: "tenant-a", headSequence: 42, checkpoint: { sequence: 40, signedAt: new Date("2026-03-01T12:00:00.500Z"), ownEntryNext: false } },
         { tenant: "tenant-b", headSequence: 7 },
       ],
     });
@@ -18,6 +18,20 @@ describe("audit checkpoint gauges", () => {
     expect(page).toContain('audit_unsigned_entries{tenant="tenant-a"} 2');
     expect(page).toContain('audit_unsigned_entries{tenant="tenant-b"} 7');
     expect(page).not.toContain('audit_last_checkpoint_sequence{tenant="tenant-b"}');
+  });
+
+  it("do not count the checkpoint's own entry right after it: back to 0 after each signing", async () => {
+    const signedAt = new Date("2026-03-01T12:00:00.500Z");
+    const metrics = createMetrics({
+      readStore: async () => emptySnapshot,
+      auditCheckpoints: async () => [
+        { tenant: "just-signed", headSequence: 41, checkpoint: { sequence: 40, signedAt, ownEntryNext: true } },
+        { tenant: "written-since", headSequence: 44, checkpoint: { sequence: 40, signedAt, ownEntryNext: true } },
+      ],
+    });
+    const page = await metrics.registry.metrics();
+    expect(page).toContain('audit_unsigned_entries{tenant="just-signed"} 0');
+    expect(page).toContain('audit_unsigned_entries{tenant="written-since"} 3');
   });
 
   it("are left out without a source, and empty when the source fails", async () => {

@@ -10,6 +10,7 @@ describe("event names: audit actions in lower dotted form", () => {
     ["DOWNLOAD_URL_ISSUED", "download_url.issued"],
     ["OBJECT_EXPIRED", "object.expired"],
     ["HOLD_PLACED", "hold.placed"],
+    ["AUDIT_CHECKPOINT_SIGNED", "audit_checkpoint.signed"],
   ])("%s is %s", (action, event) => {
     expect(eventTypeOf(action)).toBe(event);
   });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { WebhookDeliveryRow } from "../../../src/adapters/postgres/entities/webhook-delivery.js";
 import type { DeliveryEndpoint, OutboxEntry, OutgoingWebhook, SendResult } from "../../../src/app/webhooks/port.js";
 import { newWebhookSecret, signatureHeaders } from "../../../src/adapters/webhooks/webhook-signing.js";
+import { checkpointEntry } from "../../../src/domain/audit/chain/checkpoint-entry.js";
 import { createWebhookActivities, planDeliveries, type WebhookActivityDeps } from "../../../workflows/activities/webhook-activities.js";
 
 const AT = new Date("2026-05-01T12:00:00Z");
@@ -160,6 +161,24 @@ describe("planDeliveries", () => {
   it("an object whose row is gone is named by its id", () => {
     const [delivery] = planDeliveries(deps, [entry("acme", "OBJECT_EXPIRED", false)], [{ tenantId: "acme", endpointId: "all", eventTypes: [] }]);
     expect((delivery!.payload as { data: { object: unknown } }).data.object).toEqual({ id: "o-1" });
+  });
+
+  it("a signed checkpoint's entry, which concerns no object, is audit_checkpoint.signed with no object and the checkpoint in its details", () => {
+    const checkpoint = { tenantId: "acme", sequence: 41, hash: "ab".repeat(32), signedAt: AT, keyId: "key-1", signature: "c2ln" };
+    const own = checkpointEntry(checkpoint);
+    const outboxEntry: OutboxEntry = { ...own, id: "audit-checkpoint", requestId: null };
+    const [delivery] = planDeliveries(deps, [outboxEntry], [{ tenantId: "acme", endpointId: "checkpoints", eventTypes: ["audit_checkpoint.signed"] }]);
+    expect(delivery!.payload).toEqual({
+      type: "audit_checkpoint.signed",
+      timestamp: AT.toISOString(),
+      data: {
+        object: null,
+        auditEntryId: "audit-checkpoint",
+        actorId: "system",
+        result: "SUCCESS",
+        details: { sequence: 41, hash: "ab".repeat(32), keyId: "key-1", signedAt: AT.toISOString(), signature: "c2ln" },
+      },
+    });
   });
 });
 

@@ -9,6 +9,7 @@ import { checkpointSignatureProblem } from "../../../../src/app/audit/chain/chec
 import type { AuditSigningKeys } from "../../../../src/app/audit/chain-port.js";
 import type { CheckpointDeps } from "../../../../src/app/audit/checkpoints/checkpoint-deps.js";
 import { signChainHead } from "../../../../src/app/audit/checkpoints/sign-chain-head.js";
+import { signCheckpoint } from "../../../../src/app/audit/checkpoints/sign-checkpoint.js";
 import { signPendingCheckpoints } from "../../../../src/app/audit/checkpoints/sign-pending-checkpoints.js";
 import { auditKeySettings, parseAuditSigningKeys } from "../../../../src/config/audit.js";
 import type { ChainProblem } from "../../../../src/domain/audit/chain/chain-link.js";
@@ -64,12 +65,40 @@ describe("signing the head of a tenant's chain", () => {
     expect(checkpoints.stored).toEqual([checkpoint]);
   });
 
-  it("answers the newest checkpoint, not created, while no entry was written after it", async () => {
+  it("answers the newest checkpoint, not created, while nothing but its own entry was written after it", async () => {
     chain.entries.set(TENANT, chainOf(3));
     const first = await signChainHead(depsWith(keyRing(key.signingKey)), TENANT);
+    expect((await chain.head(TENANT))?.sequence).toBe(4);
     const again = await signChainHead(depsWith(keyRing(key.signingKey), new Date(NOW.getTime() + 60_000)), TENANT);
     expect(again).toEqual({ checkpoint: first.checkpoint, created: false });
     expect(checkpoints.stored).toHaveLength(1);
+    expect(chain.entries.get(TENANT)).toHaveLength(4);
+  });
+
+  it("signs the checkpoint's own entry together with the next entry written after it", async () => {
+    chain.entries.set(TENANT, chainOf(3));
+    await signChainHead(depsWith(keyRing(key.signingKey)), TENANT);
+    append(1);
+    const { checkpoint, created } = await signChainHead(depsWith(keyRing(key.signingKey)), TENANT);
+    expect({ sequence: checkpoint?.sequence, created }).toEqual({ sequence: 5, created: true });
+  });
+
+  it("signs an entry right after the checkpoint that is not its own (another writer committed first)", async () => {
+    chain.entries.set(TENANT, chainOf(3));
+    // Stored without its own entry: as if another writer's entry had committed before it.
+    checkpoints.stored.push(signCheckpoint(keyRing(key.signingKey).current, TENANT, 3, chain.entries.get(TENANT)![2]!.hash, NOW));
+    append(1);
+    const { checkpoint, created } = await signChainHead(depsWith(keyRing(key.signingKey)), TENANT);
+    expect({ sequence: checkpoint?.sequence, created }).toEqual({ sequence: 4, created: true });
+  });
+
+  it("refuses to sign over a checkpoint's own entry edited into another: the verification finds it", async () => {
+    chain.entries.set(TENANT, chainOf(3));
+    await signChainHead(depsWith(keyRing(key.signingKey)), TENANT);
+    const entries = chain.entries.get(TENANT)!;
+    entries[3] = { ...entries[3]!, canonical: entries[3]!.canonical.replace("checkpoint:3", "checkpoint:2") };
+    const error = await refusal(signChainHead(depsWith(keyRing(key.signingKey)), TENANT));
+    expect(error.metadata).toEqual({ kind: "EDITED", sequence: "4", entryId: entries[3]!.id });
   });
 
   it("stores one checkpoint when two signers sign the same head at once: the second gets the first's back", async () => {
@@ -91,8 +120,9 @@ describe("signing the head of a tenant's chain", () => {
     append(3);
     const { checkpoint, created } = await signChainHead(depsWith(keyRing(key.signingKey)), TENANT);
     expect(created).toBe(true);
-    expect(checkpoint?.sequence).toBe(7);
-    expect(checkpoints.stored.map((c) => c.sequence)).toEqual([4, 7]);
+    // 5 is the first checkpoint's own entry, 6 to 8 the entries appended.
+    expect(checkpoint?.sequence).toBe(8);
+    expect(checkpoints.stored.map((c) => c.sequence)).toEqual([4, 8]);
   });
 });
 
@@ -182,5 +212,14 @@ describe("signing every tenant that needs it", () => {
     expect(second).toEqual({ signed: 1, refused: 0, scanned: 1, next: "t-d" });
     expect(checkpoints.stored.map((c) => c.tenantId).sort()).toEqual(["t-a", "t-c", "t-d"]);
     expect(refusals.map((r) => r.tenantId)).toEqual(["t-b"]);
+  });
+
+  it("a run after a run lists no tenant whose head moved only by its checkpoint's own entry", async () => {
+    const keys = keyRing(newKey("key-1").signingKey);
+    for (const tenant of ["t-a", "t-b"]) chain.entries.set(tenant, chainOf(3, tenant));
+    expect(await signPendingCheckpoints(depsWith(keys), 10)).toMatchObject({ signed: 2, scanned: 2 });
+    expect(await signPendingCheckpoints(depsWith(keys), 10)).toMatchObject({ signed: 0, scanned: 0 });
+    append(1, "t-b");
+    expect(await signPendingCheckpoints(depsWith(keys), 10)).toEqual({ signed: 1, refused: 0, scanned: 1, next: "t-b" });
   });
 });
