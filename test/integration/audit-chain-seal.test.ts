@@ -24,6 +24,15 @@ const insertEntry = (db: Knex | Knex.Transaction, tenant: string, action: string
 const noCheckpoints: AuditCheckpointStore = { from: async () => [], latest: async () => undefined, page: async () => [], insert: async (c) => c, tenantsToCheckpoint: async () => [] };
 const noKeys = { ring: new Map([["unused", generateKeyPairSync("ed25519").publicKey]]) };
 
+/** Until a session waits for the advisory lock on `resource` (seen from a connection of its own: both of the pool's are taken). */
+async function untilWaitingOn(resource: number): Promise<void> {
+  for (;;) {
+    const rows = await sql("select 1 from pg_locks where locktype = 'advisory' and objid = ? and not granted", [resource]);
+    if (rows.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 async function chainOf(tenant: string) {
   return sql<{ action: string; chain_sequence: string }>("select action, chain_sequence from audit_entries where tenant_id = ? order by chain_sequence", [tenant]);
 }
@@ -72,7 +81,7 @@ describe("the audit seal trigger", () => {
         await trx.raw("select pg_advisory_xact_lock(?)", [resource]);
         await written;
         resourceHeld();
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await untilWaitingOn(resource);
         await insertEntry(trx, tenant, "B");
       });
       await Promise.all([a, b]);

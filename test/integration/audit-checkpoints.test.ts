@@ -8,7 +8,6 @@
  * verifies the earlier ones. The worker keeps the hourly `audit-checkpoints` schedule and its
  * workflow signs every tenant that needs it.
  */
-import { execFile } from "node:child_process";
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, verify } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -21,6 +20,7 @@ import { AuditAction, type AuditCheckpoint } from "../../gen/filestorage/v1/type
 import { PostgresAuditCheckpointStore } from "../../src/adapters/postgres/audit-checkpoint-store.js";
 import { AUDIT_CHECKPOINT_SCHEDULE_ID } from "../../src/adapters/temporal/audit-checkpoint-schedule.js";
 import { auditKeySettings } from "../../src/config/audit.js";
+import { runCli } from "../support/cli-process.js";
 import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { reasonOf } from "../support/errors.js";
 import { startProcessPair, type ProcessPair } from "../support/process-pair.js";
@@ -45,14 +45,7 @@ function bearer(token: string): Interceptor {
 
 const auditClient = (token: string, baseUrl = apiUrl()) => createClient(AuditService, createConnectTransport({ baseUrl, httpVersion: "1.1", interceptors: [bearer(token)] }));
 
-/** The CLI as an operator runs it: a separate process (as test/integration/cli.test.ts runs it). */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", "src/main/cli.ts", ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = runCli;
 
 /** Entries written straight into the table: the trigger seals them as it seals every writer's. */
 async function writeEntries(tenant: string, count: number): Promise<void> {
