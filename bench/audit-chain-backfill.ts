@@ -1,8 +1,8 @@
 /**
- * How long migration 0012 takes on a big trail: a database of its own on the stack's PostgreSQL,
- * migrated to 0011, given N existing entries over TENANTS tenants (no chain yet), then migrated to
- * 0012, whose backfill chains every row per tenant in (occurred_at, id) order and builds the
- * unique chain index. Entries chained per second against inserting the same rows (one INSERT per
+ * How long the chain's migrations take on a big trail: a database of its own on the stack's
+ * PostgreSQL, migrated to 0011, given N existing entries over TENANTS tenants (no chain yet), then
+ * migrated through 0012, whose backfill chains every row per tenant in (occurred_at, id) order, and
+ * 0013, which moves the links into audit_chain_links. Entries chained per second against inserting the same rows (one INSERT per
  * tenant, before the migration). The backfilled chain of one tenant is then verified.
  */
 import { MikroORM } from "@mikro-orm/postgresql";
@@ -16,7 +16,7 @@ import { progress } from "./support.js";
 
 const TENANTS = 10;
 const BEFORE_CHAIN = "0011-tenant-quotas";
-const CHAIN = "0012-audit-hash-chain";
+const CHAIN = "0013-audit-chain-links";
 
 export interface Backfill {
   entries: number;
@@ -45,10 +45,10 @@ export async function measureBackfill(databaseUrl: string, entries: number): Pro
       for (let t = 0; t < TENANTS; t++) await insertGeneratedEntries(orm.em.fork(), tenant(t), 1, perTenant);
     });
     await orm.em.fork().execute("vacuum analyze audit_entries");
-    progress(`audit-chain: migration ${CHAIN} (backfill and unique index)`);
+    progress(`audit-chain: migrations through ${CHAIN} (backfill, then the links table)`);
     const migrated = await timed(() => orm.getMigrator().up({ to: CHAIN }));
     if (!migrated.value.some((m) => m.name === CHAIN)) throw new Error(`${CHAIN} did not run: ${migrated.value.map((m) => m.name).join(", ")}`);
-    const [row] = await orm.em.fork().execute<{ unsealed: string }[]>("select count(*) as unsealed from audit_entries where chain_sequence is null");
+    const [row] = await orm.em.fork().execute<{ unsealed: string }[]>("select count(*) as unsealed from audit_entries_chained where chain_sequence is null");
     const deps = { chain: new AuditChainReaderStore(orm), checkpoints: new PostgresAuditCheckpointStore(orm), keys: { ring: new Map() } };
     const report = await verifyAuditTrail(deps, tenant(0), { fromSequence: 0, toSequence: 0 });
     return {

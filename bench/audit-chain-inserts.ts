@@ -16,6 +16,7 @@ import { writeAudit } from "../src/adapters/postgres/audit-store.js";
 import { inTransaction } from "../src/adapters/postgres/database-work.js";
 import { openDatabase } from "../src/adapters/postgres/orm.js";
 import type { Config } from "../src/config.js";
+import { cpuDelta, cpuSnapshot } from "./proc-cpu.js";
 import { progress, sleep } from "./support.js";
 import { mean, throughput } from "./stats.js";
 
@@ -28,6 +29,8 @@ export interface InsertTurns {
   off: Record<number, number[]>;
   /** Mean sessions waiting on a lock during the 16-writer turns. */
   lockWaiters: { on: number; off: number };
+  /** PostgreSQL's CPU per insert over all turns, by writer count (ms): steadier than rates bound by the commit's flush. */
+  postgresMsPerInsert: { on: Record<number, number>; off: Record<number, number> };
 }
 
 /** One DOWNLOAD_URL_ISSUED entry in its own transaction, as the API writes it. */
@@ -64,15 +67,20 @@ export async function measureInserts(config: Config, seconds: number, rounds: nu
   // A tenant for each side: the chain-off rows stay out of the chained tenant's trail.
   const suffix = randomUUID().slice(0, 8);
   const tenants = { on: `bench-chain-on-${suffix}`, off: `bench-chain-off-${suffix}` };
-  const result: InsertTurns = { on: {}, off: {}, lockWaiters: { on: 0, off: 0 } };
+  const result: InsertTurns = { on: {}, off: {}, lockWaiters: { on: 0, off: 0 }, postgresMsPerInsert: { on: {}, off: {} } };
   const waiters = { on: [] as number[], off: [] as number[] };
+  const postgres = { on: {} as Record<number, { ms: number; inserts: number }>, off: {} as Record<number, { ms: number; inserts: number }> };
   try {
     for (const side of ["on", "off"] as const) for (let i = 0; i < 20; i++) await writeOne(orms[side], tenants[side]); // warm-up: pools, heads
     for (let round = 0; round < rounds; round++) {
       for (const writers of WRITER_COUNTS) {
         const sides = round % 2 === 0 ? (["on", "off"] as const) : (["off", "on"] as const);
         for (const side of sides) {
+          const before = cpuSnapshot();
           const measured = await lockWaitersDuring(sampler, () => throughput(seconds, writers, () => writeOne(orms[side], tenants[side])));
+          const cpu = (postgres[side][writers] ??= { ms: 0, inserts: 0 });
+          cpu.ms += cpuDelta(before, cpuSnapshot()).postgres;
+          cpu.inserts += measured.rate * seconds;
           (result[side][writers] ??= []).push(measured.rate);
           if (writers === pool) waiters[side].push(measured.waiting);
           progress(`audit-chain: inserts, chain ${side}, ${writers} writer(s), round ${round + 1}/${rounds}: ${measured.rate.toFixed(0)}/s, ${measured.waiting.toFixed(1)} sessions waiting on a lock`);
@@ -80,6 +88,9 @@ export async function measureInserts(config: Config, seconds: number, rounds: nu
       }
     }
     result.lockWaiters = { on: mean(waiters.on), off: mean(waiters.off) };
+    for (const side of ["on", "off"] as const) {
+      for (const writers of WRITER_COUNTS) result.postgresMsPerInsert[side][writers] = postgres[side][writers]!.ms / postgres[side][writers]!.inserts;
+    }
     return result;
   } finally {
     await Promise.all([orms.on.close(), orms.off.close(), sampler.close()]);

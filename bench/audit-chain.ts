@@ -30,6 +30,8 @@ const count = (n: number) => n.toLocaleString("en-US");
 /** Entries per CPU-second of the bench process (plus PostgreSQL's when asked). */
 const perCpuSecond = (cost: Cost, withPostgres = false) => cost.entries / ((cost.cpuMs + (withPostgres ? cost.postgresMs : 0)) / 1000);
 
+const pgMs = (turns: InsertTurns, side: "on" | "off", writers: number) => turns.postgresMsPerInsert[side][writers]!;
+
 function insertFigures(turns: InsertTurns, seconds: number, rounds: number): Figure[] {
   const [one, many] = WRITER_COUNTS;
   const on = (n: number) => mean(turns.on[n]);
@@ -39,6 +41,8 @@ function insertFigures(turns: InsertTurns, seconds: number, rounds: number): Fig
     figure(`Audit inserts/s, ${one} writer, chain on`, on(one), "inserts/s", baseline(`chain off, ${one} writer`, off(one), "inserts/s"), `${TARGET}; ${schedule}; turns on: ${rates(turns.on[one])}, off: ${rates(turns.off[one])}`),
     figure(`Audit inserts/s, ${many} writers of one tenant, chain on`, on(many), "inserts/s", baseline(`chain off, ${many} writers`, off(many), "inserts/s"),
       `${TARGET}; turns on: ${rates(turns.on[many])}, off: ${rates(turns.off[many])}; sessions waiting on a lock, mean of samples every 20 ms: ${fmt(turns.lockWaiters.on)} of ${many} with the chain, ${fmt(turns.lockWaiters.off)} without`),
+    figure(`PostgreSQL CPU per audit insert, ${one} writer, chain on`, pgMs(turns, "on", one), "ms", baseline(`chain off, ${one} writer`, pgMs(turns, "off", one), "ms"),
+      `the sealing work itself, steadier than the rates above (bound by the commit's WAL flush, which a shared machine's disk moves); ${many} writers: on ${fmt(pgMs(turns, "on", many), 3)} ms, off ${fmt(pgMs(turns, "off", many), 3)} ms`),
     figure(`Audit inserts/s, ${many} writers of one tenant, chain on`, on(many), "inserts/s", baseline(`chain on, ${one} writer`, on(one), "inserts/s"),
       `how far the tenant's chain lock (taken by the seal at commit, held through the commit) serialises its writers; without the chain ${many} writers reach ${fmt(off(many) / off(one), 2)}× one writer's rate`),
   ];
@@ -82,9 +86,9 @@ function sizeFigures(size: ChainAtSize): Figure[] {
 }
 
 function backfillFigure(backfill: Backfill): Figure {
-  return figure(`Migration 0012 backfill, ${count(backfill.entries)} existing entries`, backfill.entries / backfill.migrationSeconds, "entries/s",
+  return figure(`Migrations 0012 + 0013, ${count(backfill.entries)} existing entries`, backfill.entries / backfill.migrationSeconds, "entries/s",
     baseline("inserting the same rows", backfill.entries / backfill.insertSeconds, "entries/s"),
-    `${backfill.tenants} tenants; the whole migration (columns, tables, functions, the per-row backfill, the unique index) in ${fmt(backfill.migrationSeconds)} s; ` +
+    `${backfill.tenants} tenants; both migrations (0012: columns, tables, functions, the per-row backfill; 0013: the links copied out, the chain columns dropped) in ${fmt(backfill.migrationSeconds)} s; ` +
     `unsealed after it: ${backfill.unsealed}; one tenant's backfilled chain ${backfill.verified.intact ? "verifies" : "does NOT verify"} (${count(backfill.verified.checked)} entries, anchored through ${count(backfill.verified.anchoredThrough)})`);
 }
 

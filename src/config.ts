@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { type AuditConfig, parseAuditSigningKeys } from "./config/audit.js";
 import { parseAuditHashChain } from "./config/audit-hash-chain.js";
 import { ConfigError } from "./config/config-error.js";
+import { type ClamdConfig, parseClamd } from "./config/malware-scanner.js";
 import { DEFAULT_MAX_DEFINITIONS_PER_ENTITY_TYPE } from "./domain/customfields/definition-quota.js";
 import { defaultTenantShare } from "./domain/webhooks/fair-share.js";
 
@@ -221,6 +222,8 @@ export interface Config {
   otlpEndpoint?: string;
   /** Signed checkpoints of the audit hash chain (src/config/audit.ts). */
   audit: AuditConfig;
+  /** The clamd the malware scan streams to (src/config/malware-scanner.ts); unset, none. */
+  clamd?: ClamdConfig;
 }
 
 export interface WorkerConfig {
@@ -669,6 +672,7 @@ export function parseConfig(env: Env): Config {
     reflection: { public: boolean(env, "GRPC_REFLECTION_PUBLIC", false), publicRequestsPerMinute: integer(env, "GRPC_REFLECTION_PUBLIC_REQUESTS_PER_MINUTE", 60) },
     otlpEndpoint: otlpEndpoint ? url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", otlpEndpoint, ["http:", "https:"]) : undefined,
     audit: { ...parseAuditSigningKeys(env, developmentMode), checkpointIntervalSeconds: integer(env, "AUDIT_CHECKPOINT_INTERVAL_SECONDS", 3600) },
+    clamd: parseClamd(env),
   };
 }
 

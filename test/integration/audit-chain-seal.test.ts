@@ -34,7 +34,7 @@ async function untilWaitingOn(resource: number): Promise<void> {
 }
 
 async function chainOf(tenant: string) {
-  return sql<{ action: string; chain_sequence: string }>("select action, chain_sequence from audit_entries where tenant_id = ? order by chain_sequence", [tenant]);
+  return sql<{ action: string; chain_sequence: string }>("select action, chain_sequence from audit_entries_chained where tenant_id = ? order by chain_sequence", [tenant]);
 }
 
 describe("the audit seal trigger", () => {
@@ -105,7 +105,7 @@ describe("the audit seal trigger", () => {
       );
       await orm.getMigrator().up();
       await insertEntry(knex, "t1", "NEW");
-      const rows = (await knex.raw("select action, chain_sequence from audit_entries where tenant_id = 't1' order by chain_sequence")).rows;
+      const rows = (await knex.raw("select action, chain_sequence from audit_entries_chained where tenant_id = 't1' order by chain_sequence")).rows;
       expect(rows.map((r: { action: string; chain_sequence: string }) => `${r.action}:${r.chain_sequence}`)).toEqual(["OLD1:1", "OLD3:2", "OLD5:3", "OLD7:4", "OLD9:5", "NEW:6"]);
       const report = await verifyAuditTrail({ chain: new AuditChainReaderStore(orm), checkpoints: noCheckpoints, keys: noKeys }, "t1", { fromSequence: 0, toSequence: 0 });
       expect(report).toMatchObject({ intact: true, lastSequence: 6, anchoredThrough: 5 });

@@ -59,7 +59,7 @@ async function writeEntries(tenant: string, count: number): Promise<void> {
 }
 
 async function headOf(tenant: string): Promise<{ sequence: number; hash: string }> {
-  const [row] = await sql<{ sequence: string; hash: string }>("select chain_sequence as sequence, encode(chain_hash, 'hex') as hash from audit_entries where tenant_id = ? and chain_sequence is not null order by chain_sequence desc limit 1", [tenant]);
+  const [row] = await sql<{ sequence: string; hash: string }>("select sequence, encode(hash, 'hex') as hash from audit_chain_links where tenant_id = ? order by sequence desc limit 1", [tenant]);
   return { sequence: Number(row!.sequence), hash: row!.hash };
 }
 
@@ -152,7 +152,7 @@ describe("CreateAuditCheckpoint", () => {
     await writeEntries(edited, 2);
     await auditClient(editedToken).createAuditCheckpoint({});
     await writeEntries(edited, 2);
-    const [row] = await sql<{ id: string }>("update audit_entries set actor_id = 'mallory' where tenant_id = ? and chain_sequence = 3 returning id::text as id", [edited]);
+    const [row] = await sql<{ id: string }>("update audit_entries set actor_id = 'mallory' where id = (select entry_id from audit_chain_links where tenant_id = ? and sequence = 3) returning id::text as id", [edited]);
     const refused = await rest("POST", "/api/v1/audit-checkpoints", { token: editedToken, body: {} });
     expect(refused.status).toBe(400);
     expect(reasonOf(refused.body)).toBe("AUDIT_CHAIN_BROKEN");
@@ -392,7 +392,7 @@ describe("the audit-checkpoints schedule", () => {
     await writeEntries(moved, 2);
     const broken = uniqueTenant("checkpoints-scheduled-broken");
     await writeEntries(broken, 2);
-    await sql("update audit_entries set result = 'FAILURE' where tenant_id = ? and chain_sequence = 1", [broken]);
+    await sql("update audit_entries set result = 'FAILURE' where id = (select entry_id from audit_chain_links where tenant_id = ? and sequence = 1)", [broken]);
     const result = await withTemporal((client, taskQueue) =>
       client.workflow.execute("auditCheckpoints", { taskQueue, workflowId: `audit-checkpoints-test-${randomUUID()}`, args: [{ batchSize: 1000, maxBatches: 10 }] }),
     );
@@ -405,7 +405,7 @@ describe("the audit-checkpoints schedule", () => {
       client.workflow.execute("auditCheckpoints", { taskQueue, workflowId: `audit-checkpoints-test-${randomUUID()}`, args: [{ batchSize: 1000, maxBatches: 10 }] }),
     );
     expect(await sql("select sequence from audit_checkpoints where tenant_id = ?", [moved])).toEqual([{ sequence: "2" }]);
-    expect(await sql("select chain_sequence, correlation_id from audit_entries where tenant_id = ? and action = 'AUDIT_CHECKPOINT_SIGNED'", [moved])).toEqual([
+    expect(await sql("select chain_sequence, correlation_id from audit_entries_chained where tenant_id = ? and action = 'AUDIT_CHECKPOINT_SIGNED'", [moved])).toEqual([
       { chain_sequence: "3", correlation_id: "checkpoint:2" },
     ]);
     const logged = readFileSync(path.join(inject("logDir"), "worker.log"), "utf8").split("\n").filter((line) => line.includes(broken) && line.includes("audit chain does not verify"));

@@ -44,8 +44,8 @@ async function upload(token: string, count: number): Promise<void> {
 }
 
 async function linksOf(tenant: string): Promise<Link[]> {
-  const rows = await sql<{ id: string; chain_sequence: string }>("select id::text as id, chain_sequence from audit_entries where tenant_id = ? order by chain_sequence", [tenant]);
-  return rows.map((row) => ({ id: row.id, sequence: Number(row.chain_sequence) }));
+  const rows = await sql<{ id: string; sequence: string }>("select entry_id::text as id, sequence from audit_chain_links where tenant_id = ? order by sequence", [tenant]);
+  return rows.map((row) => ({ id: row.id, sequence: Number(row.sequence) }));
 }
 
 async function trail(prefix: string, covered = 2, after = 1): Promise<Trail> {
@@ -66,17 +66,23 @@ async function inSession(work: (trx: Knex.Transaction) => Promise<unknown>): Pro
   await withDb((orm) => orm.em.getConnection().getKnex().transaction(async (trx) => void (await work(trx))));
 }
 
-/** Every sequence from `from` on moves by `by`, through negatives so that the unique index never sees two rows on one. */
+/** Every link from `from` on moves by `by`, through negatives so that the primary key never sees two links on one. */
 async function renumber(trx: Knex.Transaction, tenant: string, from: number, by: number): Promise<void> {
-  await trx.raw("update audit_entries set chain_sequence = -chain_sequence where tenant_id = ? and chain_sequence >= ?", [tenant, from]);
-  await trx.raw("update audit_entries set chain_sequence = -chain_sequence + ? where tenant_id = ? and chain_sequence <= ?", [by, tenant, -from]);
+  await trx.raw("update audit_chain_links set sequence = -sequence where tenant_id = ? and sequence >= ?", [tenant, from]);
+  await trx.raw("update audit_chain_links set sequence = -sequence + ? where tenant_id = ? and sequence <= ?", [by, tenant, -from]);
+}
+
+/** What an operator who cuts the tail deletes: the entries from `from` on and their links. */
+async function cutTail(tenant: string, from: number): Promise<void> {
+  await sql("delete from audit_entries where id in (select entry_id from audit_chain_links where tenant_id = ? and sequence >= ?)", [tenant, from]);
+  await sql("delete from audit_chain_links where tenant_id = ? and sequence >= ?", [tenant, from]);
 }
 
 /** A copy of an entry under a new id and actor, inserted behind every trigger's back (the seal's included). */
 async function forgeCopy(trx: Knex.Transaction, of: Link): Promise<string> {
   await trx.raw("set local session_replication_role = replica");
   await trx.raw("create temporary table forged on commit drop as select * from audit_entries where id = ?", [of.id]);
-  const [row] = (await trx.raw("update forged set id = gen_random_uuid(), actor_id = 'forger', chain_sequence = null, chain_previous_hash = null, chain_hash = null returning id::text as id")).rows;
+  const [row] = (await trx.raw("update forged set id = gen_random_uuid(), actor_id = 'forger' returning id::text as id")).rows;
   await trx.raw("insert into audit_entries select * from forged");
   return row.id as string;
 }
@@ -124,6 +130,15 @@ describe("a tampered audit trail", () => {
     expect(report.problem!.message).toContain("entry 4 is missing");
   });
 
+  it("names the place of an entry deleted with its link", async () => {
+    const subject = await trail("tamper-delete-link");
+    await inSession(async (trx) => {
+      await trx.raw("delete from audit_chain_links where entry_id = ?", [subject.at(4).id]);
+      await trx.raw("delete from audit_entries where id = ?", [subject.at(4).id]);
+    });
+    await expectFound(subject, "REMOVED", 4, subject.at(5).id);
+  });
+
   it("names the place of a deleted first entry", async () => {
     const subject = await trail("tamper-delete-first");
     await sql("delete from audit_entries where id = ?", [subject.at(1).id]);
@@ -146,12 +161,12 @@ describe("a tampered audit trail", () => {
       await renumber(trx, subject.tenant, 4, 1);
       // The link a sealing would have given it at sequence 4, after entry 3.
       await trx.raw(
-        `update audit_entries f
-            set chain_sequence = 4, chain_previous_hash = p.chain_hash,
-                chain_hash = sha256(p.chain_hash || convert_to(audit_entry_canonical(f.tenant_id, f.id, f.object_id, f.action, f.actor_id, f.request_id,
+        `insert into audit_chain_links (tenant_id, sequence, entry_id, previous_hash, hash)
+         select f.tenant_id, 4, f.id, p.hash,
+                sha256(p.hash || convert_to(audit_entry_canonical(f.tenant_id, f.id, f.object_id, f.action, f.actor_id, f.request_id,
                   f.correlation_id, f.result, f.occurred_at, f.object_class, f.owner_type, f.owner_id, f.details), 'UTF8'))
-           from audit_entries p
-          where f.id = ? and p.tenant_id = f.tenant_id and p.chain_sequence = 3`,
+           from audit_entries f join audit_chain_links p on p.tenant_id = f.tenant_id and p.sequence = 3
+          where f.id = ?`,
         [forged],
       );
     });
@@ -162,9 +177,9 @@ describe("a tampered audit trail", () => {
     const subject = await trail("tamper-swap");
     const [first, second] = [subject.at(3), subject.at(4)];
     await inSession(async (trx) => {
-      await trx.raw("update audit_entries set chain_sequence = -3 where id = ?", [first.id]);
-      await trx.raw("update audit_entries set chain_sequence = 3 where id = ?", [second.id]);
-      await trx.raw("update audit_entries set chain_sequence = 4 where id = ?", [first.id]);
+      await trx.raw("update audit_chain_links set sequence = -3 where entry_id = ?", [first.id]);
+      await trx.raw("update audit_chain_links set sequence = 3 where entry_id = ?", [second.id]);
+      await trx.raw("update audit_chain_links set sequence = 4 where entry_id = ?", [first.id]);
     });
     const { verified } = await expectFound(subject, "REORDERED", 3, second.id);
     expect(verified.stdout).toContain(`belongs after entry ${first.id}`);
@@ -173,21 +188,21 @@ describe("a tampered audit trail", () => {
   it("names a tail cut off before the last checkpoint", async () => {
     const subject = await trail("tamper-truncate");
     const cut = subject.checkpointSequence - 1;
-    await sql("delete from audit_entries where tenant_id = ? and chain_sequence >= ?", [subject.tenant, cut]);
+    await cutTail(subject.tenant, cut);
     await expectFound(subject, "TRUNCATED", cut, undefined);
   });
 
   it("names the checkpoint a tail cut off and written again no longer matches", async () => {
     const subject = await trail("tamper-truncate-rewrite");
     const cut = subject.checkpointSequence - 1;
-    await sql("delete from audit_entries where tenant_id = ? and chain_sequence >= ?", [subject.tenant, cut]);
+    await cutTail(subject.tenant, cut);
     // New entries after the cut are sealed as genuine and take the cut sequences again.
     await sql(
       `insert into audit_entries (id, tenant_id, object_id, action, actor_id, result, occurred_at, webhooks_dispatched_at)
        select gen_random_uuid(), ?, gen_random_uuid(), 'OBJECT_DELETED', 'rewriter', 'SUCCESS', now(), now() from generate_series(1, 3)`,
       [subject.tenant],
     );
-    const [replaced] = await sql<{ id: string }>("select id::text as id from audit_entries where tenant_id = ? and chain_sequence = ?", [subject.tenant, subject.checkpointSequence]);
+    const [replaced] = await sql<{ id: string }>("select entry_id::text as id from audit_chain_links where tenant_id = ? and sequence = ?", [subject.tenant, subject.checkpointSequence]);
     await expectFound(subject, "CHECKPOINT_MISMATCH", subject.checkpointSequence, replaced!.id);
   });
 });

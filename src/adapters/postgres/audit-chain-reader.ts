@@ -1,6 +1,7 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { AuditChainReader, ChainHead } from "../../app/audit/chain-port.js";
 import type { ChainedEntry } from "../../domain/audit/chain/chain-link.js";
+import { chainedInOrder, unsealedInOrder } from "./chained-entries-sql.js";
 import { withDatabase } from "./database-work.js";
 
 /** The canonical text as the seal trigger hashed it, recomputed from the row as stored now. */
@@ -27,7 +28,7 @@ function toChainedEntry(row: LinkRow): ChainedEntry {
   };
 }
 
-/** The chain in PostgreSQL: range scans of the unique (tenant_id, chain_sequence) index. */
+/** The chain in PostgreSQL: range scans of audit_chain_links' primary key, each link joined to its entry. */
 export class AuditChainReaderStore implements AuditChainReader {
   constructor(private readonly orm: MikroORM) {}
 
@@ -37,11 +38,10 @@ export class AuditChainReaderStore implements AuditChainReader {
 
   async head(tenantId: string): Promise<ChainHead | undefined> {
     const [row] = await this.query<{ sequence: string; hash: string; anchored_through: string; anchored_at: Date | null }>(
-      `select e.chain_sequence as sequence, encode(e.chain_hash, 'hex') as hash, t.anchored_through, t.anchored_at
+      `select l.sequence, encode(l.hash, 'hex') as hash, t.anchored_through, t.anchored_at
          from audit_chain_tenants t
          cross join lateral (
-           select chain_sequence, chain_hash from audit_entries
-            where tenant_id = t.tenant_id and chain_sequence is not null order by chain_sequence desc limit 1) e
+           select sequence, hash from audit_chain_links where tenant_id = t.tenant_id order by sequence desc limit 1) l
         where t.tenant_id = ?`,
       [tenantId],
     );
@@ -57,8 +57,7 @@ export class AuditChainReaderStore implements AuditChainReader {
 
   async links(tenantId: string, afterSequence: number, throughSequence: number, limit: number): Promise<ChainedEntry[]> {
     const rows = await this.query<LinkRow>(
-      `select ${LINK_COLUMNS} from audit_entries
-        where tenant_id = ? and chain_sequence > ? and chain_sequence <= ? order by chain_sequence limit ?`,
+      `select ${LINK_COLUMNS} from ${chainedInOrder("l.sequence > ? and l.sequence <= ?")} order by chain_sequence`,
       [tenantId, afterSequence, throughSequence, limit],
     );
     return rows.map(toChainedEntry);
@@ -66,7 +65,7 @@ export class AuditChainReaderStore implements AuditChainReader {
 
   async unsealed(tenantId: string, limit: number): Promise<ChainedEntry[]> {
     const rows = await this.query<LinkRow>(
-      `select ${LINK_COLUMNS} from audit_entries where tenant_id = ? and chain_sequence is null order by occurred_at, id limit ?`,
+      `select ${LINK_COLUMNS} from ${unsealedInOrder()} order by occurred_at, id`,
       [tenantId, limit],
     );
     return rows.map(toChainedEntry);

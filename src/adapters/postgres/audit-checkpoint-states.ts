@@ -12,7 +12,7 @@ export async function readAuditCheckpointStates(orm: MikroORM): Promise<AuditChe
   const rows: Record<string, unknown>[] = await orm.em.fork().execute(
     `select t.tenant_id, h.sequence, c.sequence as checkpoint_sequence, c.signed_at, ${OWN_ENTRY_NEXT} as own_entry_next
        from audit_chain_tenants t
-       cross join lateral (select max(chain_sequence) as sequence from audit_entries e where e.tenant_id = t.tenant_id and e.chain_sequence is not null) h
+       cross join lateral (select max(l.sequence) as sequence from audit_chain_links l where l.tenant_id = t.tenant_id) h
        left join lateral (select sequence, signed_at from audit_checkpoints c where c.tenant_id = t.tenant_id order by sequence desc limit 1) c on true
       where h.sequence is not null`,
     [...OWN_ENTRY_NEXT_PARAMS],

@@ -101,12 +101,12 @@ export class PostgresAuditCheckpointStore implements AuditCheckpointStore {
    * Tenants whose head is past their newest checkpoint, not counting that checkpoint's own entry
    * right after it (OWN_ENTRY_NEXT): otherwise every run would sign again the entry the last
    * run wrote. The newest checkpoint of each head is one backward step of the primary key, the
-   * own entry one probe of the chain's unique index.
+   * own entry one probe of audit_chain_links' primary key.
    */
   async tenantsToCheckpoint(limit: number, afterTenantId?: string): Promise<string[]> {
     const rows = await this.query<{ tenant_id: string }>(
       `select t.tenant_id from audit_chain_tenants t
-         cross join lateral (select max(e.chain_sequence) as sequence from audit_entries e where e.tenant_id = t.tenant_id and e.chain_sequence is not null) h
+         cross join lateral (select max(l.sequence) as sequence from audit_chain_links l where l.tenant_id = t.tenant_id) h
          left join lateral (select c.sequence from audit_checkpoints c where c.tenant_id = t.tenant_id order by c.sequence desc limit 1) c on true
         where t.tenant_id > ?
           and h.sequence > coalesce(c.sequence, 0) + case when ${OWN_ENTRY_NEXT} then 1 else 0 end

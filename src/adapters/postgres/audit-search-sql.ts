@@ -40,7 +40,7 @@ export function auditSearchSql(tenantId: string, query: AuditQuery): { sql: stri
     params.push(query.after.at, query.after.id);
   }
   const direction = newestFirst ? "desc" : "asc";
-  const sql = `select ${AUDIT_COLUMNS} from audit_entries where ${where.join(" and ")} order by occurred_at ${direction}, id ${direction} limit ?`;
+  const sql = `select ${AUDIT_COLUMNS} from audit_entries_chained where ${where.join(" and ")} order by occurred_at ${direction}, id ${direction} limit ?`;
   params.push(query.limit);
   return { sql, params };
 }

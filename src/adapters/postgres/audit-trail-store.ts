@@ -3,6 +3,7 @@ import type { AuditEntryView, AuditTrail, UploadSessionView } from "../../app/au
 import type { AuditQuery } from "../../domain/audit/audit-query.js";
 import type { Cursor } from "../../domain/pagination.js";
 import { AUDIT_COLUMNS, auditSearchSql } from "./audit-search-sql.js";
+import { chainedInOrder, unsealedInOrder } from "./chained-entries-sql.js";
 import { withDatabase } from "./database-work.js";
 
 interface AuditEntryRecord {
@@ -60,16 +61,16 @@ export class AuditTrailStore implements AuditTrail {
 
   async chainPage(tenantId: string, afterSequence: number, limit: number): Promise<AuditEntryView[]> {
     const rows = await this.query<AuditEntryRecord>(
-      `select ${AUDIT_COLUMNS} from audit_entries where tenant_id = ? and chain_sequence > ? order by chain_sequence limit ?`,
+      `select ${AUDIT_COLUMNS} from ${chainedInOrder("l.sequence > ?")} order by chain_sequence`,
       [tenantId, afterSequence, limit],
     );
     return rows.map(toAuditEntryView);
   }
 
   async unsealedPage(tenantId: string, after: Cursor | undefined, limit: number): Promise<AuditEntryView[]> {
-    const past = after ? "and (occurred_at, id) > (?, ?)" : "";
+    const past = after ? "(e.occurred_at, e.id) > (?, ?)" : undefined;
     const rows = await this.query<AuditEntryRecord>(
-      `select ${AUDIT_COLUMNS} from audit_entries where tenant_id = ? and chain_sequence is null ${past} order by occurred_at, id limit ?`,
+      `select ${AUDIT_COLUMNS} from ${unsealedInOrder(past)} order by occurred_at, id`,
       after ? [tenantId, after.at, after.id, limit] : [tenantId, limit],
     );
     return rows.map(toAuditEntryView);

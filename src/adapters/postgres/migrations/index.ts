@@ -9,6 +9,7 @@ import { OrganizationProfiles } from "./0008-organization-profiles.js";
 import { Products } from "./0010-products.js";
 import { TenantQuotas } from "./0011-tenant-quotas.js";
 import { AuditHashChain } from "./0012-audit-hash-chain.js";
+import { AuditChainLinks } from "./0013-audit-chain-links.js";
 
 /** Listed explicitly: no file discovery at run time, the same list in dev, tests and production. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   { name: "0010-products", class: Products },
   { name: "0011-tenant-quotas", class: TenantQuotas },
   { name: "0012-audit-hash-chain", class: AuditHashChain },
+  { name: "0013-audit-chain-links", class: AuditChainLinks },
 ];
