@@ -13,7 +13,7 @@
 import { findFreePort, isPortFree, LOOPBACK } from "./free-port.js";
 
 export type PortMode = "defaults" | "free";
-export type PortName = "postgres" | "minio" | "minioConsole" | "temporal" | "temporalUi" | "redis";
+export type PortName = "postgres" | "minio" | "minioConsole" | "temporal" | "temporalUi" | "redis" | "clamd";
 
 interface PortSpec {
   port: number;
@@ -37,6 +37,8 @@ export const DEFAULT_PORTS: Record<PortName, PortSpec> = {
   temporalUi: { port: 8233, what: "Temporal UI", portVariable: "STACK_TEMPORAL_UI_PORT", useExisting: "TEMPORAL_ADDRESS" },
   // Not 6379: a system Redis often holds that one.
   redis: { port: 63790, what: "Redis", portVariable: "STACK_REDIS_PORT", useExisting: "REDIS_URL" },
+  // Not 3310: a system clamd often holds that one.
+  clamd: { port: 33100, what: "clamd", portVariable: "STACK_CLAMD_PORT", useExisting: "CLAMD_ADDRESS" },
 };
 
 export class PortInUseError extends Error {

@@ -1,20 +1,23 @@
 /**
  * Everything the API server and worker need, on loopback: what `env` configures is used as is,
  * and an embedded default is started for what it does not configure: Redis too (Debian's
- * redis-server, redis.ts), so the definition cache runs as in production.
+ * redis-server, redis.ts), so the definition cache runs as in production, and clamd (Debian's
+ * clamav-daemon with the project's test signatures, clamd.ts) for the malware scan.
  *
  * TEMPORAL_MODE picks the Temporal server: `dev` (default) the CLI's dev server (one process,
  * SQLite); `server` the real Temporal server on the stack's PostgreSQL (or DATABASE_URL's) with
  * the Web UI server beside it (temporal-server.ts, temporal-ui.ts), as in production.
  *
  * dataDir layout: postgres/ (cluster), minio/ (drive), redis/ (nothing kept), temporal.db (SQLite, dev mode),
- * temporal-server/ and temporal-ui/ (rendered configs, server mode), logs/ (one log per
- * component). A second start with the same dataDir reuses all of it.
+ * temporal-server/ and temporal-ui/ (rendered configs, server mode), clamd/ (config, signature
+ * database, socket), logs/ (one log per component). A second start with the same dataDir reuses all
+ * of it but clamd's signature database, which each start writes afresh.
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { ensureBinary } from "./go-binaries.js";
 import type { Log } from "./log-file.js";
+import { ensureClamd, LARGEST_CLASS_MAX_BYTES, startClamd } from "./clamd.js";
 import { startMinio } from "./minio.js";
 import { ensureRedisServer, startRedis } from "./redis.js";
 import { resolvePort, type PortMode, type PortName } from "./ports.js";
@@ -40,9 +43,9 @@ export interface StackComponent {
   address: string;
 }
 
-export type ServiceName = "postgres" | "minio" | "temporal" | "redis";
+export type ServiceName = "postgres" | "minio" | "temporal" | "redis" | "clamd";
 
-const LABELS: Record<ServiceName, string> = { postgres: "PostgreSQL", minio: "MinIO", temporal: "Temporal", redis: "Redis" };
+const LABELS: Record<ServiceName, string> = { postgres: "PostgreSQL", minio: "MinIO", temporal: "Temporal", redis: "Redis", clamd: "clamd" };
 
 export interface Stack {
   /**
@@ -95,6 +98,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   else log("Temporal: using TEMPORAL_ADDRESS");
   if (unset(env, "REDIS_URL")) wanted.push("redis");
   else log("Redis: using REDIS_URL");
+  if (unset(env, "CLAMD_ADDRESS")) wanted.push("clamd");
+  else log("clamd: using CLAMD_ADDRESS");
 
   // All ports first, so a taken port fails the start before anything is started or built.
   const ports: Ports = {};
@@ -112,6 +117,16 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   }
   if (ports.minio && ports.minioConsole) starters.minio = () => minio(context, ports.minio!, ports.minioConsole!);
   if (ports.redis) starters.redis = () => redis(context, ports.redis!);
+  if (ports.clamd) {
+    // The signature database is written afresh by the stack's start only: a restart of clamd
+    // (fault tests) keeps what a test added to it.
+    let fresh = true;
+    starters.clamd = async () => {
+      const started = await clamd(context, ports.clamd!, fresh);
+      fresh = false;
+      return started;
+    };
+  }
   if (ports.temporal && ports.temporalUi && mode === "dev") {
     starters.temporal = () => temporal(context, ports.temporal!, ports.temporalUi!);
   }
@@ -217,6 +232,18 @@ async function redis(options: Context, port: number): Promise<Started> {
   const server = await startRedis({ binary, dataDir: path.join(options.dataDir, "redis"), port, logDir: options.logDir, log: options.log });
   options.log(`Redis: ready in ${seconds(started)}`);
   return { env: { REDIS_URL: server.url }, components: [{ name: "Redis", address: server.url }], stop: server.stop };
+}
+
+async function clamd(options: Context, port: number, freshDatabase: boolean): Promise<Started> {
+  const binary = ensureClamd(options.log);
+  const started = Date.now();
+  const server = await startClamd({ binary, dataDir: path.join(options.dataDir, "clamd"), port, logDir: options.logDir, log: options.log, freshDatabase });
+  options.log(`clamd: ready in ${seconds(started)}`);
+  return {
+    env: { CLAMD_ADDRESS: server.address, CLAMD_STREAM_MAX_BYTES: String(LARGEST_CLASS_MAX_BYTES) },
+    components: [{ name: "clamd", address: server.address }],
+    stop: server.stop,
+  };
 }
 
 async function temporal(options: Context, port: number, uiPort: number): Promise<Started> {

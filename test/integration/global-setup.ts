@@ -34,7 +34,7 @@ export default async function setup(project: TestProject) {
   const quiet = process.env.TEST_STACK_VERBOSE ? (line: string) => console.log(line) : () => undefined;
   const clean = Object.fromEntries(
     // TEMPORAL_MODE stays: it picks which Temporal server the stack starts (test:temporal-server).
-    Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|STORAGE_|TEMPORAL_(?!MODE$)|REDIS_URL|PORT$|DEVELOPMENT_MODE$|AUTH_|METRICS_)/.test(k)),
+    Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|STORAGE_|TEMPORAL_(?!MODE$)|REDIS_URL|CLAMD_|PORT$|DEVELOPMENT_MODE$|AUTH_|METRICS_)/.test(k)),
   );
   const { startStack } = await loadStack();
   stack = await startStack({ projectRoot: root, dataDir, env: clean, ports: "free", log: quiet });
@@ -78,6 +78,8 @@ export default async function setup(project: TestProject) {
   project.provide("controlUrl", controlUrl);
   project.provide("stackEnv", env);
   project.provide("logDir", path.join(dataDir, "logs"));
+  // The stack's clamd loads its signatures from here (src/stack/clamd.ts's layout).
+  project.provide("clamdDatabaseDir", path.join(dataDir, "clamd", "database"));
   return async () => {
     await supervisor?.stopAll();
     await stack?.stop();
@@ -92,5 +94,7 @@ declare module "vitest" {
     stackEnv: Record<string, string>;
     /** The API server's and the worker's logs (api.log, worker.log). */
     logDir: string;
+    /** Where the test clamd's signature database is: a test writes it again, then RELOAD. */
+    clamdDatabaseDir: string;
   }
 }

@@ -73,7 +73,7 @@ describe("npm start, then Ctrl-C", () => {
     const port = async () => String(await findFreePort({ avoid }));
     // Nothing of the suite's stack or the caller's: this start brings up all of its own.
     const inherited = Object.entries(process.env).filter(
-      ([name]) => !/^(DATABASE_URL|STORAGE_|TEMPORAL_|REDIS_URL|PORT$|METRICS_|AUTH_|STACK_|LOG_)/.test(name),
+      ([name]) => !/^(DATABASE_URL|STORAGE_|TEMPORAL_|REDIS_URL|CLAMD_|PORT$|METRICS_|AUTH_|STACK_|LOG_)/.test(name),
     );
     const env = {
       ...Object.fromEntries(inherited),
@@ -86,6 +86,7 @@ describe("npm start, then Ctrl-C", () => {
       STACK_TEMPORAL_PORT: await port(),
       STACK_TEMPORAL_UI_PORT: await port(),
       STACK_REDIS_PORT: await port(),
+      STACK_CLAMD_PORT: await port(),
       PORT: await port(),
       METRICS_PORT: await port(),
     };
@@ -122,7 +123,7 @@ describe("npm start, then Ctrl-C", () => {
     expect(outcome, output).toBe("exited");
     expect(tree.filter(alive), output).toEqual([]);
     expect(output).not.toMatch(/unexpected|did not stop/i);
-    for (const component of ["API", "worker", "PostgreSQL", "MinIO", "Temporal", "Redis"]) {
+    for (const component of ["API", "worker", "PostgreSQL", "MinIO", "Temporal", "Redis", "clamd"]) {
       expect(output).toContain(`${component}: stopped`);
     }
     expect(output).toMatch(/^stopped$/m);

@@ -61,9 +61,10 @@ describe("findFreePortBelow", () => {
 describe("ports", () => {
   it("keeps the defaults away from commonly running services", () => {
     const defaults = Object.values(DEFAULT_PORTS).map((spec) => spec.port);
-    expect(defaults).toEqual([54329, 9000, 9001, 7233, 8233, 63790]);
+    expect(defaults).toEqual([54329, 9000, 9001, 7233, 8233, 63790, 33100]);
     expect(defaults).not.toContain(5432);
     expect(defaults).not.toContain(6379);
+    expect(defaults).not.toContain(3310);
   });
 
   it("'free' never picks a default port", async () => {
