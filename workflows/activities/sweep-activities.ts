@@ -5,6 +5,7 @@ import { sweepStorageDelete } from "../../src/app/files/lifecycle/storage-delete
 import type { StoredObjects } from "../../src/app/files/port.js";
 import type { Actor } from "../../src/domain/actor.js";
 import type { ObjectStorage } from "../../src/domain/files/object-storage.js";
+import { STORAGE_KEY_ROOT } from "../../src/domain/files/storage-key.js";
 import { systemActor, workflowCorrelation } from "./activity-correlation.js";
 import type { StorageDeleteCounts, SweepActivities } from "./sweep-types.js";
 
@@ -80,7 +81,7 @@ export function createSweepActivities(deps: SweepDeps): SweepActivities {
     },
 
     async removeOrphanObjects(startAfter, minAgeSeconds) {
-      const page = await deps.storage.list("tenants/", startAfter);
+      const page = await deps.storage.list(STORAGE_KEY_ROOT, startAfter);
       const cutoff = deps.now().getTime() - minAgeSeconds * 1000;
       const old = page.objects.filter((o) => o.lastModified.getTime() < cutoff);
       const owned = await deps.objects.liveStorageKeys(old.map((o) => o.key));

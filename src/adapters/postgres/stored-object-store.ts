@@ -32,6 +32,7 @@ import { makeCurrent } from "./replacement.js";
 import { failedChecks } from "./scan-audit.js";
 import { toObjectRecord, toStoredObjectView } from "./stored-object-from-row.js";
 import { inTransaction, withDatabase } from "./database-work.js";
+import { tenantOfStorageKey } from "../../domain/files/storage-key.js";
 
 const live = (tenantId: string, id: string) => ({ tenantId, id, deletedAt: null });
 
@@ -359,7 +360,8 @@ export class StoredObjectStore implements StoredObjects {
    */
   async liveStorageKeys(keys: string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
-    const tenants = [...new Set(keys.map((k) => k.split("/")[1] ?? ""))].map(decodeURIComponent);
+    // A key outside the layout names no tenant: no row owns it.
+    const tenants = [...new Set(keys.map(tenantOfStorageKey).filter((t) => t !== undefined))];
     const rows = await withDatabase(this.orm, (em) =>
       em.find(
         StoredObjectRow,
