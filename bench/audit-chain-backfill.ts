@@ -33,9 +33,7 @@ export async function measureBackfill(databaseUrl: string, entries: number): Pro
   await admin.em.fork().execute(`create database ${name}`);
   const url = new URL(databaseUrl);
   url.pathname = `/${name}`;
-  const options = ormOptions(url.toString(), 2);
-  // Silent: the migrator would log each migration to stdout, which carries only the table.
-  const orm = await MikroORM.init({ ...options, migrations: { ...options.migrations, silent: true } });
+  const orm = await MikroORM.init(ormOptions(url.toString(), 2));
   try {
     await orm.getMigrator().up({ to: BEFORE_CHAIN });
     const perTenant = Math.ceil(entries / TENANTS);

@@ -52,7 +52,8 @@ export function ormOptions(databaseUrl: string, poolMax = 10, limits?: DatabaseL
     entities,
     extensions: [Migrator],
     discovery: { warnWhenNoEntities: false },
-    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
+    // Silent: MikroORM prints two console lines per migration; callers log what was applied, once.
+    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     // Fail fast when the database is gone instead of queueing calls for the pool's default minute.
     driverOptions: { connection: { connectionTimeoutMillis: 3000, ...sessionLimits(limits) } },
     pool: { min: 0, max: poolMax, acquireTimeoutMillis: 3000 },
