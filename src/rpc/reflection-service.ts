@@ -2,6 +2,7 @@ import { create, createMutableRegistry, toBinary, type DescFile, type DescServic
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { Code, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import * as v1 from "../../gen/grpc/reflection/v1/reflection_pb.js";
+import { file_google_rpc_error_details } from "../../gen/google/rpc/error_details_pb.js";
 import * as v1alpha from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { AppError } from "../domain/errors.js";
 import { clientAddressKey } from "./client-address.js";
@@ -69,10 +70,16 @@ function uniqueServices(router: ConnectRouter): DescService[] {
   return [...byName.values()];
 }
 
+/**
+ * Files no service imports that a client still needs: every error carries its ErrorInfo (and a
+ * refused field its BadRequest) as details, which grpcurl and buf curl decode only by reflection.
+ */
+const DETAIL_FILES: readonly DescFile[] = [file_google_rpc_error_details];
+
 /** Exported for its test: the answers it holds are serialised here, once. */
 export function reflectionIndex(services: DescService[]): ReflectionIndex {
   const files = new Map<string, DescFile>();
-  for (const { file } of services) for (const f of [file, ...transitiveDependencies(file)]) files.set(f.proto.name, f);
+  for (const file of [...services.map((s) => s.file), ...DETAIL_FILES]) for (const f of [file, ...transitiveDependencies(file)]) files.set(f.proto.name, f);
   const encoded = new Map([...files.values()].map((f) => [f.name, toBinary(FileDescriptorProtoSchema, f.proto)]));
   const answers = new Map([...files.values()].map((f) => [f.name, [f, ...transitiveDependencies(f)].map((d) => encoded.get(d.name)!)]));
   return { services: services.map((s) => s.typeName).sort(), files, types: createMutableRegistry(...files.values()), answers };

@@ -219,6 +219,9 @@ describe("grpcurl and buf curl through server reflection (a token needed), witho
       (e: { stdout: string; stderr: string; code: number }) => e,
     );
     expect(refused.stdout + refused.stderr).toMatch(/Code: NotFound/);
+    // The ErrorInfo detail decoded through reflection, not "google.rpc.ErrorInfo is not recognized".
+    expect(refused.stdout + refused.stderr).toContain('"@type": "type.googleapis.com/google.rpc.ErrorInfo"');
+    expect(refused.stdout + refused.stderr).toContain('"reason": "OBJECT_NOT_FOUND"');
   });
 
   it.each(["grpc", "grpcweb", "connect"])("buf curl calls over %s with reflection", async (protocol) => {

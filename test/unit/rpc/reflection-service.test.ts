@@ -73,6 +73,14 @@ describe("gRPC server reflection", () => {
     expect(registry.getFile("google/api/annotations.proto")).toBeDefined();
   });
 
+  it("answers the error details every refusal carries, which no service imports, so clients can decode them", async () => {
+    for (const symbol of ["google.rpc.ErrorInfo", "google.rpc.BadRequest"]) {
+      const [answer] = await ask({ case: "fileContainingSymbol", value: symbol });
+      if (answer.case !== "fileDescriptorResponse") throw new Error(`${symbol}: unexpected ${answer.case}`);
+      expect(registryOf(answer.value.fileDescriptorProto).getMessage(symbol)?.typeName).toBe(symbol);
+    }
+  });
+
   it("answers by file name and refuses unknown symbols and files with NOT_FOUND, on one stream", async () => {
     const answers = await ask(
       { case: "fileByFilename", value: "customers/v1/customers_service.proto" },
