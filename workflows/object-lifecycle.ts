@@ -43,12 +43,13 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
     startToCloseTimeout: "20 seconds",
     retry: { initialInterval: "300ms", backoffCoefficient: 2, maximumAttempts: 3 },
   });
-  // The streaming scan (CSV, SVG, Office, large files): long, heartbeats, and must move to
-  // another worker when its worker dies.
+  // The streaming scan (CSV, SVG, Office, large files) and the malware engine: long, heartbeats,
+  // and must move to another worker when its worker dies. While the engine is down every attempt
+  // fails on it; the interval stays short so that each waiting scan ends within 30 s of its return.
   const scan = proxyActivities<LifecycleActivities>({
     startToCloseTimeout: `${input.timeouts.scanSeconds}s`,
     heartbeatTimeout: `${input.timeouts.heartbeatSeconds}s`,
-    retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "1 minute", maximumAttempts: 20 },
+    retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", maximumAttempts: 20 },
   });
 
   let state: LifecycleState | undefined =

@@ -8,6 +8,12 @@ export type { Readiness } from "./readiness-report.js";
 export interface DependencyProbe {
   name: string;
   check(): Promise<void>;
+  /**
+   * Shown in the detailed report but not counted in `ready`: a dependency the API does not
+   * serve with. The malware scanner is one: while it is down uploads wait in SCANNING, and
+   * taking the API out of its load balancer would only refuse the calls that still work.
+   */
+  optional?: boolean;
 }
 
 const PROBE_TIMEOUT_MS = 2000;
@@ -37,14 +43,18 @@ function pingAll(probes: DependencyProbe[]): Readiness {
         probes.map(async (probe) => {
           try {
             await withTimeout(probe.check(), PROBE_TIMEOUT_MS);
-            return [probe.name, { ok: true }] as const;
+            return [probe.name, { ok: true, ...optional(probe) }] as const;
           } catch (error) {
-            return [probe.name, { ok: false, error: (error as Error).message }] as const;
+            return [probe.name, { ok: false, error: (error as Error).message, ...optional(probe) }] as const;
           }
         }),
       );
       const dependencies = Object.fromEntries(results);
-      return { ready: results.every(([, r]) => r.ok), dependencies };
+      return { ready: results.every(([, r]) => r.ok || r.optional), dependencies };
     },
   };
+}
+
+function optional(probe: DependencyProbe): { optional?: true } {
+  return probe.optional ? { optional: true } : {};
 }

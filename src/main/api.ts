@@ -14,6 +14,7 @@ import { readAuditCheckpointStates } from "../adapters/postgres/audit-checkpoint
 import { openS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
 import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
 import { createReadiness } from "../app/readiness.js";
+import { clamdFromConfig } from "./malware-engine.js";
 import type { FileStorageDeps } from "../app/files/deps.js";
 import { createMetrics } from "../observability/metrics.js";
 import { temporalClientInterceptors } from "../observability/temporal-tracing.js";
@@ -61,11 +62,15 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
   const { storage } = s3;
   const lifecycle = await LifecycleClient.connect(config, temporalClientInterceptors(tracing));
   const customFields = await createCustomFieldsModule(config, orm, logger);
+  // The API only watches the scanner (the worker scans): readiness and the scanner gauges.
+  const scanner = config.clamd ? clamdFromConfig(config.clamd) : undefined;
   const readiness = createReadiness([
     { name: "database", check: () => pingDatabase(orm) },
     { name: "storage", check: () => storage.ping() },
     { name: "temporal", check: () => lifecycle.ping() },
     { name: "cache", check: () => customFields.pingCache() },
+    // Bounded like the probe: a clamd that accepts and never answers must not keep sockets open.
+    ...(scanner ? [{ name: "malware_scanner", check: () => scanner.ping({ signal: AbortSignal.timeout(2000) }), optional: true }] : []),
   ], { now: () => performance.now() });
   const trail = new AuditTrailStore(orm);
   const files: FileStorageDeps = {
@@ -110,6 +115,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     auditEntriesByTenant: () => trail.countByTenant(),
     auditCheckpoints: () => readAuditCheckpointStates(orm),
     cacheTotals: () => customFields.cacheTotals(),
+    ...(scanner ? { malwareScannerUp: () => scanner.ping({ signal: AbortSignal.timeout(2000) }).then(() => true, () => false) } : {}),
     onCollectError: (error) => logger.warn({ err: error }, "metrics: database gauges unavailable"),
   });
   const openApiJson = serializeOpenApi(generateOpenApi(jsonApiServices));

@@ -2,8 +2,13 @@ import { ConfigError, parseConfig, readEnv, type Config, type Env } from "../con
 
 /** A bad or missing setting stops the process with one line naming the variable. */
 export function configOrExit(env: Env = readEnv()): Config {
+  return orExitOnConfigError(() => parseConfig(env));
+}
+
+/** The same for a setting one process alone requires (the worker's CLAMD_ADDRESS). */
+export function orExitOnConfigError<T>(read: () => T): T {
   try {
-    return parseConfig(env);
+    return read();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`configuration error: ${error.message}\n`);

@@ -20,6 +20,8 @@ import { workflowBundlerOptions, workflowsPath } from "../adapters/temporal/work
 import { pollerOptions } from "../adapters/temporal/worker-pollers.js";
 import { temporalClientInterceptors, temporalWorkerTracing } from "../observability/temporal-tracing.js";
 import type { Tracing } from "../observability/tracing.js";
+import { workerClamd } from "../config/malware-scanner.js";
+import { clamdEngine } from "./malware-engine.js";
 
 export interface RunningWorker {
   /** Resolves when the worker stopped. */
@@ -50,6 +52,7 @@ function installRuntime(logger: Logger, level: string): void {
  */
 export async function startWorker(config: Config, logger: Logger, tracing?: Tracing): Promise<RunningWorker> {
   installRuntime(logger, config.logLevel);
+  const clamd = workerClamd(config.clamd, config.developmentMode);
   const orm = await openDatabase(config.databaseUrl, config.database.poolMax, config.database);
   const s3 = openS3ObjectStorage(config.storage);
   const { storage } = s3;
@@ -88,6 +91,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
           inlineScanMaxBytes: config.scan.inlineMaxBytes,
           officeLimits: { maxExpansionRatio: config.scan.officeMaxExpansionRatio, maxUncompressedBytes: config.scan.officeMaxUncompressedBytes },
           pdfLimits: { maxObjectStreamBytes: config.scan.pdfMaxObjectStreamBytes, maxFileBytes: config.scan.pdfMaxInflatedBytes },
+          ...(clamd ? { malware: clamdEngine(clamd, logger) } : {}),
           svgLimits: {
             maxBytes: config.scan.svgMaxBytes,
             maxDepth: config.scan.svgMaxDepth,
@@ -124,6 +128,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivityTaskExecutions,
     ...pollerOptions(config.worker),
   });
+  if (!clamd) logger.warn("CLAMD_ADDRESS is not set: uploads are not scanned for malware (development mode only)");
   if (config.worker.faultInjection) logger.warn("FAULT_INJECTION=workflow-tasks: every lifecycle step fails its workflow task once");
   // The pollers as the SDK compiled them, the ones it hands sdk-core: proof they were not ignored.
   const { workflowTaskPollerBehavior, activityTaskPollerBehavior } = worker.options;

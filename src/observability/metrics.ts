@@ -15,6 +15,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { type AuditCheckpointState, registerAuditCheckpointGauges } from "./audit-checkpoint-gauges.js";
+import { registerMalwareScannerGauges } from "./malware-scanner-gauges.js";
 
 export interface CacheTotals {
   hits: number;
@@ -34,6 +35,11 @@ export interface MetricsOptions {
   auditCacheMs?: number;
   /** Heads and newest checkpoints of the tenants' audit chains; without it the checkpoint gauges are left out. */
   auditCheckpoints?: () => Promise<AuditCheckpointState[]>;
+  /**
+   * Whether the malware scanner answers (a ping); without it the scanner gauges are left out
+   * (malware-scanner-gauges.ts). Asked at most once per `cacheMs`.
+   */
+  malwareScannerUp?: () => Promise<boolean>;
   /** Told when a source cannot be read; its metrics are then absent from that scrape. */
   onCollectError?: (error: unknown) => void;
   now?: () => number;
@@ -81,7 +87,15 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const durations = new Histogram({ name: "rpc_request_duration_seconds", help: "Time to the RPC's response or error", labelNames, buckets: RPC_BUCKETS, registers: [registry] });
   const quotaRefusals = new Counter({ name: "quota_refusals_total", help: "Calls refused because the tenant's quota was full, by quota", labelNames: ["quota"], registers: [registry] });
   const now = options.now ?? Date.now;
-  registerStoreGauges(registry, cachedReader(options.readStore, options.cacheMs ?? 10_000, now, options.onCollectError));
+  const store = cachedReader(options.readStore, options.cacheMs ?? 10_000, now, options.onCollectError);
+  registerStoreGauges(registry, store);
+  if (options.malwareScannerUp) {
+    const scanning = async () => {
+      const snapshot = await store();
+      return snapshot && (snapshot.objectsByStatus.find((row) => row.status === "SCANNING")?.count ?? 0);
+    };
+    registerMalwareScannerGauges(registry, cachedReader(options.malwareScannerUp, options.cacheMs ?? 10_000, now), scanning);
+  }
   if (options.auditEntriesByTenant) {
     registerAuditGauge(registry, cachedReader(options.auditEntriesByTenant, options.auditCacheMs ?? 300_000, now, options.onCollectError));
   }

@@ -23,7 +23,9 @@ describe("health", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { ready: boolean; dependencies: Record<string, unknown> };
     expect(body.ready).toBe(true);
-    expect(Object.keys(body.dependencies).sort()).toEqual(["cache", "database", "storage", "temporal"]);
+    expect(Object.keys(body.dependencies).sort()).toEqual(["cache", "database", "malware_scanner", "storage", "temporal"]);
+    // Reported, not required: uploads wait for the scanner while the API serves.
+    expect(body.dependencies.malware_scanner).toEqual({ ok: true, optional: true });
   });
 
   it("serves no demo page and no development token outside development mode", async () => {

@@ -5,7 +5,8 @@
  * fails once) and by the replay test (their histories must replay against the workflow code).
  */
 import { GetObjectLegalHoldCommand } from "@aws-sdk/client-s3";
-import { csv, exe, png, svg } from "../fixtures/files/index.js";
+import { EICAR } from "../../src/stack/clamd-signatures.js";
+import { csv, exe, jpeg, latin1, png, svg } from "../fixtures/files/index.js";
 import { putDirect, s3, sleep, sql, stackConfig } from "./stack-access.js";
 
 export interface ApiResponse {
@@ -109,6 +110,21 @@ export const LIFECYCLE_PATHS: LifecyclePath[] = [
     name: "rejected-streamed",
     async run(api) {
       const object = await api.upload("COMPANY_LOGO", "image/svg+xml", svg("<script>x()</script>"));
+      return [{ id: object.id, status: "GONE", audit: [I, C, "SCAN_FAILED", "OBJECT_EXPIRED"] }];
+    },
+  },
+  {
+    // The malware engine refuses what the content checks pass, inside complete and in the scan.
+    name: "malware-detected",
+    async run(api) {
+      const object = await api.upload("GENERAL_DOCUMENT", "image/jpeg", jpeg(16, 16, { segments: [{ marker: 0xfe, body: latin1(EICAR) }] }));
+      return [{ id: object.id, status: "GONE", audit: [I, C, "SCAN_FAILED", "OBJECT_EXPIRED"] }];
+    },
+  },
+  {
+    name: "malware-detected-streamed",
+    async run(api) {
+      const object = await api.upload("REPORT", "text/csv", csv([["a", "b"], ["1", `see ${EICAR}`]]));
       return [{ id: object.id, status: "GONE", audit: [I, C, "SCAN_FAILED", "OBJECT_EXPIRED"] }];
     },
   },

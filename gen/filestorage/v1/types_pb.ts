@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file filestorage/v1/types.proto.
  */
 export const file_filestorage_v1_types: GenFile = /*@__PURE__*/
-  fileDesc("ChpmaWxlc3RvcmFnZS92MS90eXBlcy5wcm90bxIOZmlsZXN0b3JhZ2UudjEiSgoJU2NhbkNoZWNrEgwKBG5hbWUYASABKAkSDgoGcGFzc2VkGAIgASgIEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIowBCgpTY2FuUmVzdWx0Eg4KBnBhc3NlZBgBIAEoCBIpCgZjaGVja3MYAiADKAsyGS5maWxlc3RvcmFnZS52MS5TY2FuQ2hlY2sSLwoLZmluaXNoZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCmJ5dGVzX3JlYWQYBCABKAMiXQoJTGVnYWxIb2xkEg4KBnJlYXNvbhgBIAEoCRIRCglwbGFjZWRfYnkYAiABKAkSLQoJcGxhY2VkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKrBQoMU3RvcmVkT2JqZWN0EgoKAmlkGAEgASgJEhMKC3N0b3JhZ2Vfa2V5GAIgASgJEiwKBnN0YXR1cxgDIAEoDjIcLmZpbGVzdG9yYWdlLnYxLk9iamVjdFN0YXR1cxIxCgxvYmplY3RfY2xhc3MYBCABKA4yGy5maWxlc3RvcmFnZS52MS5PYmplY3RDbGFzcxIZChFvd25lcl9lbnRpdHlfdHlwZRgFIAEoCRIXCg9vd25lcl9lbnRpdHlfaWQYBiABKAkSGQoRb3JpZ2luYWxfZmlsZW5hbWUYByABKAkSFAoMY29udGVudF90eXBlGAggASgJEhEKCWZpbGVfc2l6ZRgJIAEoAxISCgppc19jdXJyZW50GAogASgIEhUKDWlzX2xlZ2FsX2hvbGQYCyABKAgSLQoKbGVnYWxfaG9sZBgMIAEoCzIZLmZpbGVzdG9yYWdlLnYxLkxlZ2FsSG9sZBI5ChByZXRlbnRpb25fcG9saWN5GA0gASgOMh8uZmlsZXN0b3JhZ2UudjEuUmV0ZW50aW9uUG9saWN5EjgKFHJldGVudGlvbl9leHBpcmVzX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtzY2FuX3Jlc3VsdBgPIAEoCzIaLmZpbGVzdG9yYWdlLnYxLlNjYW5SZXN1bHQSEAoIY2hlY2tzdW0YECABKAkSLgoKY3JlYXRlZF9hdBgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBsb2FkZWRfYXQYEyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIokDCgpBdWRpdEVudHJ5EgoKAmlkGAEgASgJEhEKCW9iamVjdF9pZBgCIAEoCRIrCgZhY3Rpb24YAyABKA4yGy5maWxlc3RvcmFnZS52MS5BdWRpdEFjdGlvbhIQCghhY3Rvcl9pZBgEIAEoCRISCgpyZXF1ZXN0X2lkGAUgASgJEg4KBnJlc3VsdBgGIAEoCRIvCgtvY2N1cnJlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoHZGV0YWlscxgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFgoOY29ycmVsYXRpb25faWQYCSABKAkSMQoMb2JqZWN0X2NsYXNzGAogASgOMhsuZmlsZXN0b3JhZ2UudjEuT2JqZWN0Q2xhc3MSEgoKb3duZXJfdHlwZRgLIAEoCRIQCghvd25lcl9pZBgMIAEoCRItCgVjaGFpbhgNIAEoCzIeLmZpbGVzdG9yYWdlLnYxLkF1ZGl0Q2hhaW5MaW5rIloKDkF1ZGl0Q2hhaW5MaW5rEhAKCHNlcXVlbmNlGAEgASgDEhUKDXByZXZpb3VzX2hhc2gYAiABKAkSDAoEaGFzaBgDIAEoCRIRCgljYW5vbmljYWwYBCABKAkipwEKD0F1ZGl0Q2hlY2twb2ludBIRCgl0ZW5hbnRfaWQYASABKAkSEAoIc2VxdWVuY2UYAiABKAMSDAoEaGFzaBgDIAEoCRItCglzaWduZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmtleV9pZBgFIAEoCRIRCglzaWduYXR1cmUYBiABKAkSDwoHcGF5bG9hZBgHIAEoCSLlAgoNVXBsb2FkU2Vzc2lvbhIKCgJpZBgBIAEoCRIUCgxpbml0aWF0ZWRfYnkYAiABKAkSNgoScHJlc2lnbl9leHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdChVleHBlY3RlZF9jb250ZW50X3R5cGUYBCABKAkSGgoSZXhwZWN0ZWRfZmlsZV9zaXplGAUgASgDEhMKC2NvbnRlbnRfbWQ1GAYgASgJEhYKDmNvbnRlbnRfc2hhMjU2GAcgASgJEjAKD3BvbGljeV9zbmFwc2hvdBgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMAoMY29tcGxldGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCqOAgoLT2JqZWN0Q2xhc3MSHAoYT0JKRUNUX0NMQVNTX1VOU1BFQ0lGSUVEEAASFgoSVVNFUl9QUk9GSUxFX1BIT1RPEAESEAoMQ09NUEFOWV9MT0dPEAISFgoSQ1VTVE9NRVJfU0lHTkFUVVJFEAMSGQoVS1lDX0lERU5USVRZX0RPQ1VNRU5UEAQSGwoXS1lDX1NVUFBPUlRJTkdfRE9DVU1FTlQQBRIRCg1MT0FOX0RPQ1VNRU5UEAYSDwoLSU1QT1JUX0ZJTEUQBxINCglTVEFURU1FTlQQCBIKCgZSRVBPUlQQCRIUChBHRU5FUkFMX0RPQ1VNRU5UEAoSEgoOQ1VTVE9NRVJfUEhPVE8QCypoCgxPYmplY3RTdGF0dXMSHQoZT0JKRUNUX1NUQVRVU19VTlNQRUNJRklFRBAAEhIKDlBFTkRJTkdfVVBMT0FEEAESDAoIU0NBTk5JTkcQAhIJCgVSRUFEWRADEgwKCFJFSkVDVEVEEAQqwgEKD1JldGVudGlvblBvbGljeRIgChxSRVRFTlRJT05fUE9MSUNZX1VOU1BFQ0lGSUVEEAASDQoJUEVSTUFORU5UEAESFgoSQ09NUExJQU5DRV9BUkNISVZFEAISEgoOU1VQRVJTRURFRF8zMEQQAxITCg9URU1QX1VQTE9BRF8yNEgQBBIUChBGQUlMRURfVVBMT0FEXzdEEAUSFwoTSU1QT1JUX0FSVElGQUNUXzkwRBAGEg4KCkxFR0FMX0hPTEQQByrUAgoLQXVkaXRBY3Rpb24SHAoYQVVESVRfQUNUSU9OX1VOU1BFQ0lGSUVEEAASFAoQVVBMT0FEX0lOSVRJQVRFRBABEhQKEFVQTE9BRF9DT01QTEVURUQQAhIRCg1VUExPQURfRkFJTEVEEAMSDwoLU0NBTl9QQVNTRUQQBBIPCgtTQ0FOX0ZBSUxFRBAFEhcKE0RPV05MT0FEX1VSTF9JU1NVRUQQBhISCg5PQkpFQ1RfREVMRVRFRBAHEhIKDk9CSkVDVF9FWFBJUkVEEAgSDwoLSE9MRF9QTEFDRUQQCRIRCg1IT0xEX1JFTEVBU0VEEAoSGAoUVVBMT0FEX1VSTF9SRUZSRVNIRUQQCxITCg9PQkpFQ1RfUkVTVE9SRUQQDBIVChFPQkpFQ1RfU1VQRVJTRURFRBANEhsKF0FVRElUX0NIRUNLUE9JTlRfU0lHTkVEEA5iBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChpmaWxlc3RvcmFnZS92MS90eXBlcy5wcm90bxIOZmlsZXN0b3JhZ2UudjEiSgoJU2NhbkNoZWNrEgwKBG5hbWUYASABKAkSDgoGcGFzc2VkGAIgASgIEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIroBCgpTY2FuUmVzdWx0Eg4KBnBhc3NlZBgBIAEoCBIpCgZjaGVja3MYAiADKAsyGS5maWxlc3RvcmFnZS52MS5TY2FuQ2hlY2sSLwoLZmluaXNoZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCmJ5dGVzX3JlYWQYBCABKAMSLAoHbWFsd2FyZRgFIAEoCzIbLmZpbGVzdG9yYWdlLnYxLk1hbHdhcmVTY2FuIqYBCgtNYWx3YXJlU2NhbhIPCgd2ZXJkaWN0GAEgASgJEhEKCXNpZ25hdHVyZRgCIAEoCRIOCgZlbmdpbmUYAyABKAkSFgoOZW5naW5lX3ZlcnNpb24YBCABKAkSGAoQZGF0YWJhc2VfdmVyc2lvbhgFIAEoAxIxCg1kYXRhYmFzZV90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJdCglMZWdhbEhvbGQSDgoGcmVhc29uGAEgASgJEhEKCXBsYWNlZF9ieRgCIAEoCRItCglwbGFjZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqsFCgxTdG9yZWRPYmplY3QSCgoCaWQYASABKAkSEwoLc3RvcmFnZV9rZXkYAiABKAkSLAoGc3RhdHVzGAMgASgOMhwuZmlsZXN0b3JhZ2UudjEuT2JqZWN0U3RhdHVzEjEKDG9iamVjdF9jbGFzcxgEIAEoDjIbLmZpbGVzdG9yYWdlLnYxLk9iamVjdENsYXNzEhkKEW93bmVyX2VudGl0eV90eXBlGAUgASgJEhcKD293bmVyX2VudGl0eV9pZBgGIAEoCRIZChFvcmlnaW5hbF9maWxlbmFtZRgHIAEoCRIUCgxjb250ZW50X3R5cGUYCCABKAkSEQoJZmlsZV9zaXplGAkgASgDEhIKCmlzX2N1cnJlbnQYCiABKAgSFQoNaXNfbGVnYWxfaG9sZBgLIAEoCBItCgpsZWdhbF9ob2xkGAwgASgLMhkuZmlsZXN0b3JhZ2UudjEuTGVnYWxIb2xkEjkKEHJldGVudGlvbl9wb2xpY3kYDSABKA4yHy5maWxlc3RvcmFnZS52MS5SZXRlbnRpb25Qb2xpY3kSOAoUcmV0ZW50aW9uX2V4cGlyZXNfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3NjYW5fcmVzdWx0GA8gASgLMhouZmlsZXN0b3JhZ2UudjEuU2NhblJlc3VsdBIQCghjaGVja3N1bRgQIAEoCRIuCgpjcmVhdGVkX2F0GBEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GBIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGxvYWRlZF9hdBgTIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiiQMKCkF1ZGl0RW50cnkSCgoCaWQYASABKAkSEQoJb2JqZWN0X2lkGAIgASgJEisKBmFjdGlvbhgDIAEoDjIbLmZpbGVzdG9yYWdlLnYxLkF1ZGl0QWN0aW9uEhAKCGFjdG9yX2lkGAQgASgJEhIKCnJlcXVlc3RfaWQYBSABKAkSDgoGcmVzdWx0GAYgASgJEi8KC29jY3VycmVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIoCgdkZXRhaWxzGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIWCg5jb3JyZWxhdGlvbl9pZBgJIAEoCRIxCgxvYmplY3RfY2xhc3MYCiABKA4yGy5maWxlc3RvcmFnZS52MS5PYmplY3RDbGFzcxISCgpvd25lcl90eXBlGAsgASgJEhAKCG93bmVyX2lkGAwgASgJEi0KBWNoYWluGA0gASgLMh4uZmlsZXN0b3JhZ2UudjEuQXVkaXRDaGFpbkxpbmsiWgoOQXVkaXRDaGFpbkxpbmsSEAoIc2VxdWVuY2UYASABKAMSFQoNcHJldmlvdXNfaGFzaBgCIAEoCRIMCgRoYXNoGAMgASgJEhEKCWNhbm9uaWNhbBgEIAEoCSKnAQoPQXVkaXRDaGVja3BvaW50EhEKCXRlbmFudF9pZBgBIAEoCRIQCghzZXF1ZW5jZRgCIAEoAxIMCgRoYXNoGAMgASgJEi0KCXNpZ25lZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGa2V5X2lkGAUgASgJEhEKCXNpZ25hdHVyZRgGIAEoCRIPCgdwYXlsb2FkGAcgASgJIuUCCg1VcGxvYWRTZXNzaW9uEgoKAmlkGAEgASgJEhQKDGluaXRpYXRlZF9ieRgCIAEoCRI2ChJwcmVzaWduX2V4cGlyZXNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEh0KFWV4cGVjdGVkX2NvbnRlbnRfdHlwZRgEIAEoCRIaChJleHBlY3RlZF9maWxlX3NpemUYBSABKAMSEwoLY29udGVudF9tZDUYBiABKAkSFgoOY29udGVudF9zaGEyNTYYByABKAkSMAoPcG9saWN5X3NuYXBzaG90GAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIwCgxjb21wbGV0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wKo4CCgtPYmplY3RDbGFzcxIcChhPQkpFQ1RfQ0xBU1NfVU5TUEVDSUZJRUQQABIWChJVU0VSX1BST0ZJTEVfUEhPVE8QARIQCgxDT01QQU5ZX0xPR08QAhIWChJDVVNUT01FUl9TSUdOQVRVUkUQAxIZChVLWUNfSURFTlRJVFlfRE9DVU1FTlQQBBIbChdLWUNfU1VQUE9SVElOR19ET0NVTUVOVBAFEhEKDUxPQU5fRE9DVU1FTlQQBhIPCgtJTVBPUlRfRklMRRAHEg0KCVNUQVRFTUVOVBAIEgoKBlJFUE9SVBAJEhQKEEdFTkVSQUxfRE9DVU1FTlQQChISCg5DVVNUT01FUl9QSE9UTxALKmgKDE9iamVjdFN0YXR1cxIdChlPQkpFQ1RfU1RBVFVTX1VOU1BFQ0lGSUVEEAASEgoOUEVORElOR19VUExPQUQQARIMCghTQ0FOTklORxACEgkKBVJFQURZEAMSDAoIUkVKRUNURUQQBCrCAQoPUmV0ZW50aW9uUG9saWN5EiAKHFJFVEVOVElPTl9QT0xJQ1lfVU5TUEVDSUZJRUQQABINCglQRVJNQU5FTlQQARIWChJDT01QTElBTkNFX0FSQ0hJVkUQAhISCg5TVVBFUlNFREVEXzMwRBADEhMKD1RFTVBfVVBMT0FEXzI0SBAEEhQKEEZBSUxFRF9VUExPQURfN0QQBRIXChNJTVBPUlRfQVJUSUZBQ1RfOTBEEAYSDgoKTEVHQUxfSE9MRBAHKtQCCgtBdWRpdEFjdGlvbhIcChhBVURJVF9BQ1RJT05fVU5TUEVDSUZJRUQQABIUChBVUExPQURfSU5JVElBVEVEEAESFAoQVVBMT0FEX0NPTVBMRVRFRBACEhEKDVVQTE9BRF9GQUlMRUQQAxIPCgtTQ0FOX1BBU1NFRBAEEg8KC1NDQU5fRkFJTEVEEAUSFwoTRE9XTkxPQURfVVJMX0lTU1VFRBAGEhIKDk9CSkVDVF9ERUxFVEVEEAcSEgoOT0JKRUNUX0VYUElSRUQQCBIPCgtIT0xEX1BMQUNFRBAJEhEKDUhPTERfUkVMRUFTRUQQChIYChRVUExPQURfVVJMX1JFRlJFU0hFRBALEhMKD09CSkVDVF9SRVNUT1JFRBAMEhUKEU9CSkVDVF9TVVBFUlNFREVEEA0SGwoXQVVESVRfQ0hFQ0tQT0lOVF9TSUdORUQQDmIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * One validation check of the scan and its outcome.
@@ -64,6 +64,9 @@ export type ScanResult = Message<"filestorage.v1.ScanResult"> & {
   passed: boolean;
 
   /**
+   * The content checks and the malware engine's (malware_scan: MALWARE_DETECTED when it found
+   * something, MALWARE_SCAN_TOO_LARGE when the file is larger than the engine scans).
+   *
    * @generated from field: repeated filestorage.v1.ScanCheck checks = 2;
    */
   checks: ScanCheck[];
@@ -79,6 +82,13 @@ export type ScanResult = Message<"filestorage.v1.ScanResult"> & {
    * @generated from field: int64 bytes_read = 4;
    */
   bytesRead: bigint;
+
+  /**
+   * What the malware engine said; absent where no engine ran.
+   *
+   * @generated from field: filestorage.v1.MalwareScan malware = 5;
+   */
+  malware?: MalwareScan | undefined;
 };
 
 /**
@@ -87,6 +97,58 @@ export type ScanResult = Message<"filestorage.v1.ScanResult"> & {
  */
 export const ScanResultSchema: GenMessage<ScanResult> = /*@__PURE__*/
   messageDesc(file_filestorage_v1_types, 1);
+
+/**
+ * The malware engine's verdict on the file and which engine and signature database gave it.
+ *
+ * @generated from message filestorage.v1.MalwareScan
+ */
+export type MalwareScan = Message<"filestorage.v1.MalwareScan"> & {
+  /**
+   * clean, infected or too-large.
+   *
+   * @generated from field: string verdict = 1;
+   */
+  verdict: string;
+
+  /**
+   * The engine's name for what it found, when infected (e.g. Win.Test.EICAR_HDB-1).
+   *
+   * @generated from field: string signature = 2;
+   */
+  signature: string;
+
+  /**
+   * e.g. ClamAV.
+   *
+   * @generated from field: string engine = 3;
+   */
+  engine: string;
+
+  /**
+   * @generated from field: string engine_version = 4;
+   */
+  engineVersion: string;
+
+  /**
+   * The signature database's version; 0 when the engine reports none.
+   *
+   * @generated from field: int64 database_version = 5;
+   */
+  databaseVersion: bigint;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp database_time = 6;
+   */
+  databaseTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message filestorage.v1.MalwareScan.
+ * Use `create(MalwareScanSchema)` to create a new message.
+ */
+export const MalwareScanSchema: GenMessage<MalwareScan> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_types, 2);
 
 /**
  * @generated from message filestorage.v1.LegalHold
@@ -113,7 +175,7 @@ export type LegalHold = Message<"filestorage.v1.LegalHold"> & {
  * Use `create(LegalHoldSchema)` to create a new message.
  */
 export const LegalHoldSchema: GenMessage<LegalHold> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_types, 2);
+  messageDesc(file_filestorage_v1_types, 3);
 
 /**
  * @generated from message filestorage.v1.StoredObject
@@ -222,7 +284,7 @@ export type StoredObject = Message<"filestorage.v1.StoredObject"> & {
  * Use `create(StoredObjectSchema)` to create a new message.
  */
 export const StoredObjectSchema: GenMessage<StoredObject> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_types, 3);
+  messageDesc(file_filestorage_v1_types, 4);
 
 /**
  * @generated from message filestorage.v1.AuditEntry
@@ -313,7 +375,7 @@ export type AuditEntry = Message<"filestorage.v1.AuditEntry"> & {
  * Use `create(AuditEntrySchema)` to create a new message.
  */
 export const AuditEntrySchema: GenMessage<AuditEntry> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_types, 4);
+  messageDesc(file_filestorage_v1_types, 5);
 
 /**
  * One link of a tenant's audit hash chain. Hashes are lower-case hexadecimal SHA-256.
@@ -357,7 +419,7 @@ export type AuditChainLink = Message<"filestorage.v1.AuditChainLink"> & {
  * Use `create(AuditChainLinkSchema)` to create a new message.
  */
 export const AuditChainLinkSchema: GenMessage<AuditChainLink> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_types, 5);
+  messageDesc(file_filestorage_v1_types, 6);
 
 /**
  * A signed statement that a tenant's chain had `hash` at `sequence` when it was signed.
@@ -413,7 +475,7 @@ export type AuditCheckpoint = Message<"filestorage.v1.AuditCheckpoint"> & {
  * Use `create(AuditCheckpointSchema)` to create a new message.
  */
 export const AuditCheckpointSchema: GenMessage<AuditCheckpoint> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_types, 6);
+  messageDesc(file_filestorage_v1_types, 7);
 
 /**
  * One upload session of an object (initiate, then one per refreshed upload URL). Sessions
@@ -480,7 +542,7 @@ export type UploadSession = Message<"filestorage.v1.UploadSession"> & {
  * Use `create(UploadSessionSchema)` to create a new message.
  */
 export const UploadSessionSchema: GenMessage<UploadSession> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_types, 7);
+  messageDesc(file_filestorage_v1_types, 8);
 
 /**
  * @generated from enum filestorage.v1.ObjectClass

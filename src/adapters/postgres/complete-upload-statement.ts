@@ -2,7 +2,7 @@ import { type Actor, SYSTEM_ACTOR_ID } from "../../domain/actor.js";
 import { v7 as uuidv7 } from "uuid";
 import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
 import type { ScanResultView } from "../../domain/files/stored-object.js";
-import { failedChecks } from "./scan-audit.js";
+import { scanAuditDetails } from "./scan-audit.js";
 import { STORED_OBJECT_COLUMNS } from "./stored-object-columns.js";
 
 /**
@@ -46,7 +46,7 @@ export function completeUploadStatement(
     now, actor.tenantId, id,
     uuidv7(), "UPLOAD_COMPLETED", actor.actorId, actor.requestId ?? null, "SUCCESS", JSON.stringify({ checksum: md5 }), at,
     uuidv7(), ready ? "SCAN_PASSED" : "SCAN_FAILED", SYSTEM_ACTOR_ID, actor.requestId ?? null, ready ? "SUCCESS" : "FAILURE",
-    JSON.stringify({ failed: failedChecks(result) }), at,
+    JSON.stringify(scanAuditDetails(result)), at,
   ];
   return { sql: SQL, params };
 }

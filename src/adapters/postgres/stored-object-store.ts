@@ -29,7 +29,7 @@ import { toUploadSession, toUploadSessionRow, UploadSessionRow } from "./entitie
 import { initiateUploadStatement } from "./initiate-upload-statement.js";
 import { SELECT_STORED_OBJECT } from "./stored-object-columns.js";
 import { makeCurrent } from "./replacement.js";
-import { failedChecks } from "./scan-audit.js";
+import { scanAuditDetails } from "./scan-audit.js";
 import { toObjectRecord, toStoredObjectView } from "./stored-object-from-row.js";
 import { inTransaction, withDatabase } from "./database-work.js";
 import { tenantOfStorageKey } from "../../domain/files/storage-key.js";
@@ -155,7 +155,7 @@ export class StoredObjectStore implements StoredObjects {
       action: ready ? "SCAN_PASSED" : "SCAN_FAILED",
       actor: system,
       result: ready ? "SUCCESS" : "FAILURE",
-      details: { failed: failedChecks(result) },
+      details: scanAuditDetails(result),
       at: now,
     });
     if (!settlement.supersedes) return { changed: true, superseded: [] };

@@ -1,3 +1,4 @@
+import type { MalwareScanRecord } from "./malware/malware-check.js";
 import type { ObjectClassName, RetentionPolicyName } from "./object-classes.js";
 
 export type ObjectStatusName = "PENDING_UPLOAD" | "SCANNING" | "READY" | "REJECTED";
@@ -31,6 +32,8 @@ export interface ScanResultView {
   checks: ScanCheckResult[];
   finishedAt: string;
   bytesRead: number;
+  /** What the malware engine said and which engine and database said it; absent where none ran. */
+  malware?: MalwareScanRecord;
 }
 
 /** A stored object as the service shows it; plain data so it crosses Temporal as JSON. */

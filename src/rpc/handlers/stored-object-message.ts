@@ -40,6 +40,14 @@ export function toStoredObjectMessage(view: StoredObjectView): StoredObject {
           checks: view.scanResult.checks.map((c) => ({ name: c.name, passed: c.passed, reason: c.reason ?? "", message: c.message ?? "" })),
           finishedAt: ts(view.scanResult.finishedAt),
           bytesRead: BigInt(view.scanResult.bytesRead),
+          malware: view.scanResult.malware
+            ? {
+                ...view.scanResult.malware,
+                signature: view.scanResult.malware.signature ?? "",
+                databaseVersion: BigInt(view.scanResult.malware.databaseVersion ?? 0),
+                databaseTime: ts(view.scanResult.malware.databaseTime),
+              }
+            : undefined,
         }
       : undefined,
     checksum: view.checksum ?? "",

@@ -1,3 +1,5 @@
+import type { EngineVersion } from "../../../domain/files/malware/malware-verdict.js";
+import type { MalwareScanner } from "../malware-scanner-port.js";
 import type { OfficeLimits } from "../../../domain/files/checks/office-limits.js";
 import type { PdfInflationLimits } from "../../../domain/files/checks/pdf-streams.js";
 import type { SvgLimits } from "../../../domain/files/checks/svg-safety.js";
@@ -19,7 +21,20 @@ export interface LifecyclePorts {
   pdfLimits?: PdfInflationLimits;
   /** Size, depth and element count allowed in an SVG (config scan.svg*); default DEFAULT_SVG_LIMITS. */
   svgLimits?: SvgLimits;
+  /**
+   * The malware engine every scan streams the object to, beside the content checks. Absent only in
+   * development mode without clamd (the worker refuses to start without it otherwise).
+   */
+  malware?: MalwareEngine;
   /** Re-arms another object's retention timer (signal-with-start of its workflow). */
   retentionChanged(ref: ObjectRef): Promise<void>;
   now(): Date;
+}
+
+export interface MalwareEngine {
+  scanner: MalwareScanner;
+  /** The engine's version, cached briefly (engine-version-cache.ts). */
+  version(): Promise<EngineVersion>;
+  /** Told of each scan attempt that failed on the engine (the object stays SCANNING): the log line. */
+  unavailable(ref: ObjectRef, error: unknown): void;
 }

@@ -1,6 +1,5 @@
 import type { Actor } from "../../../domain/actor.js";
-import { readsBoundedBytes, scanFile } from "../../../domain/files/checks/scanner.js";
-import { classRules } from "../../../domain/files/object-classes.js";
+import { readsBoundedBytes } from "../../../domain/files/checks/scanner.js";
 import { settleScan } from "../../../domain/files/scan-settlement.js";
 import type { ObjectRecord } from "../../../domain/files/stored-object.js";
 import { findUploadMismatch, mismatchRemovesFile, missingUpload, type UploadMismatch } from "../../../domain/files/upload-verification.js";
@@ -10,9 +9,17 @@ import { objectByteSource, storedMd5 } from "./object-bytes.js";
 import { loadLifecycleState, outcomeOf, type StepOutcome } from "./step-outcome.js";
 import { announceRetentionChanges } from "./announce-retention-changes.js";
 import { finishStorageDelete } from "./storage-delete.js";
+import { isEngineFailure, scanObjectBytes } from "./scan-object-bytes.js";
 
 /** A read of this many bytes holds a small image or PDF whole, and every header a check reads. */
 export const INLINE_PREFIX_BYTES = 256 * 1024;
+
+/**
+ * How long complete waits for the malware engine's verdict on a small file. Complete answers a
+ * waiting caller within its step's timeout; an engine slower than this leaves the file SCANNING
+ * for the scan activity, which has the time and retries.
+ */
+const INLINE_ENGINE_TIMEOUT_MS = 10_000;
 
 export interface CompleteRequest {
   checksum?: string;
@@ -27,8 +34,9 @@ export interface CompleteOutcome extends StepOutcome {
 
 /**
  * Complete: verify the stored bytes against the declaration and move the object on. Images and
- * PDFs up to `inlineScanMaxBytes` are scanned here too and end READY or REJECTED at once; the
- * rest go to SCANNING for the scan activity. Whatever happened before (this same call, retried
+ * PDFs up to `inlineScanMaxBytes` are scanned here too (content checks and malware engine) and
+ * end READY or REJECTED at once, unless the engine gives no verdict; the rest go to SCANNING for
+ * the scan activity. Whatever happened before (this same call, retried
  * after its answer was lost), the answer is the persisted state after the step.
  */
 export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, request: CompleteRequest): Promise<CompleteOutcome> {
@@ -55,10 +63,15 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
     await ports.objects.markCompleted(actor, ref.objectId, md5, now);
     return loadLifecycleState(ports, ref);
   }
-  const scan = await scanFile(record.contentType, objectByteSource(ports.storage, record.storageKey, prefix.size, prefix.bytes), {
-    contentPolicy: classRules(record.objectClass).contentPolicy,
-    pdfLimits: ports.pdfLimits,
+  const scan = await scanObjectBytes(ports, record, objectByteSource(ports.storage, record.storageKey, prefix.size, prefix.bytes), {
+    engineTimeoutMs: INLINE_ENGINE_TIMEOUT_MS,
   });
+  if (isEngineFailure(scan)) {
+    // No verdict now: the file waits in SCANNING for the scan activity, which retries the engine.
+    ports.malware?.unavailable(ref, scan.error);
+    await ports.objects.markCompleted(actor, ref.objectId, md5, now);
+    return loadLifecycleState(ports, ref);
+  }
   const finishedAt = ports.now();
   const settlement = settleScan(record.objectClass, scan.passed, finishedAt, ports.retention);
   const settled = await ports.objects.completeAndSettle(actor, ref.objectId, md5, { ...scan, finishedAt: finishedAt.toISOString() }, settlement, now);

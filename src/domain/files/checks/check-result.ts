@@ -8,7 +8,9 @@ export type CheckName =
   | "csv_structure"
   | "csv_formula_cells"
   | "pdf_active_content"
-  | "office_structure";
+  | "office_structure"
+  /** The malware engine's verdict (src/domain/files/malware/malware-check.ts); not run by scanFile. */
+  | "malware_scan";
 
 /** Every machine reason a failed check can carry. Stable: audit records and clients key on them. */
 export type ScanReason =
@@ -66,7 +68,10 @@ export type ScanReason =
   | "OFFICE_EXTERNAL_LINKS"
   | "OFFICE_EMBEDDED_OBJECT"
   | "OFFICE_EXPANSION_TOO_LARGE"
-  | "OFFICE_ENCRYPTED";
+  | "OFFICE_ENCRYPTED"
+  // malware engine
+  | "MALWARE_DETECTED"
+  | "MALWARE_SCAN_TOO_LARGE";
 
 /**
  * The verdict of one check. A failed check always has a reason and a human-readable message. A

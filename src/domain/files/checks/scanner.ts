@@ -47,8 +47,8 @@ export interface ScanOutcome {
 /** A check answers its own result, or several when one pass serves more than one check. */
 type Check = (type: ContentType, source: ByteSource, options: ScanOptions) => Promise<CheckResult | CheckResult[]>;
 
-/** csv_formula_cells comes out of csv_structure's pass over the file. */
-const CHECKS: Record<Exclude<CheckName, "magic_bytes" | "csv_formula_cells">, Check> = {
+/** csv_formula_cells comes out of csv_structure's pass over the file; malware_scan is the engine's, beside the checks. */
+const CHECKS: Record<Exclude<CheckName, "magic_bytes" | "csv_formula_cells" | "malware_scan">, Check> = {
   image_dimensions: (type, source, options) =>
     checkImageDimensions(type, source, options.maxDimension ?? DEFAULT_MAX_DIMENSION),
   image_structure: (type, source) => checkImageStructure(type, source),
