@@ -521,7 +521,7 @@ export function parseWebhookSecretKeys(env: Env, developmentMode: boolean): Webh
 }
 
 /** `completeWaitSeconds`: the longest quiet call (CompleteUpload waiting for its scan) must fit in the idle bound. */
-function parseHttpLimits(env: Env, completeWaitSeconds: number): HttpLimitsConfig {
+export function parseHttpLimits(env: Env, completeWaitSeconds: number): HttpLimitsConfig {
   const headersTimeoutSeconds = integer(env, "HTTP_HEADERS_TIMEOUT_SECONDS", 15);
   const requestTimeoutSeconds = integer(env, "HTTP_REQUEST_TIMEOUT_SECONDS", 60);
   if (requestTimeoutSeconds < headersTimeoutSeconds) throw new ConfigError("HTTP_REQUEST_TIMEOUT_SECONDS", "must be at least HTTP_HEADERS_TIMEOUT_SECONDS");

@@ -71,11 +71,7 @@ export function apiRoutes(useCases: ApiUseCases, reflection?: ReflectionAccess):
  */
 export function apiRouterOptions(useCases: ApiUseCases, settings: ApiRouterSettings) {
   const { logger } = settings;
-  const interceptors: Interceptor[] = [
-    ...(settings.observers ?? []),
-    errorInterceptor(logger),
-    deadlineInterceptor(),
-    requestIdInterceptor(settings.newRequestId),
+  return frontDoorRouterOptions(settings, [
     authInterceptor(settings.verify, (refusal) =>
       recordRefusal(useCases.files, { tenantId: refusal.tenantId, actorId: refusal.actorId, requestId: refusal.requestId }, refusal.objectId, refusal.action, refusal.reason).catch(
         (error: unknown) => logger.error({ err: error, refusal }, "audit: could not record a refused call"),
@@ -83,6 +79,21 @@ export function apiRouterOptions(useCases: ApiUseCases, settings: ApiRouterSetti
       { publicReflection: settings.reflection?.public },
     ),
     validationInterceptor(),
+  ]);
+}
+
+/**
+ * What every set of routes behind the front door runs with (the API's, and the conformance
+ * suite's service in test/conformance): observers, errors, deadline and request id around the
+ * routes' own `guards`, the body limit, the JSON options.
+ */
+export function frontDoorRouterOptions(settings: Pick<ApiRouterSettings, "logger" | "newRequestId" | "maxRequestBodyBytes" | "observers">, guards: Interceptor[]) {
+  const interceptors: Interceptor[] = [
+    ...(settings.observers ?? []),
+    errorInterceptor(settings.logger),
+    deadlineInterceptor(),
+    requestIdInterceptor(settings.newRequestId),
+    ...guards,
   ];
   return { interceptors, readMaxBytes: settings.maxRequestBodyBytes, jsonOptions: { ...jsonWriteOptions, ignoreUnknownFields: false } };
 }

@@ -25,18 +25,16 @@ function fromAppError(error: AppError): ConnectError {
   return new ConnectError(error.message, reasonCodes[error.reason], undefined, details, error);
 }
 
-function hasErrorInfo(error: ConnectError): boolean {
-  return error.findDetails(ErrorInfoSchema).length > 0;
-}
-
 /**
  * Turns anything thrown by a handler into a ConnectError with an ErrorInfo detail. Unknown
- * errors become `internal` without leaking their message; the caller logs them.
+ * errors become `internal` without leaking their message; the caller logs them. A ConnectError
+ * that already carries details keeps exactly those: its thrower chose them (this code never
+ * throws one: its errors are AppErrors, each with its ErrorInfo).
  */
 export function toConnectError(error: unknown): ConnectError {
   if (isAppError(error)) return fromAppError(error);
   if (error instanceof ConnectError) {
-    if (!hasErrorInfo(error)) error.details.push(errorInfo(reasonForCode(error.code)));
+    if (error.details.length === 0) error.details.push(errorInfo(reasonForCode(error.code)));
     return error;
   }
   return new ConnectError("internal error", Code.Internal, undefined, [errorInfo("INTERNAL")], error);

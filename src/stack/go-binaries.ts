@@ -1,7 +1,8 @@
 /**
  * The Temporal CLI (which embeds the dev server), the Temporal server, schema tool and UI server
  * (TEMPORAL_MODE=server), MinIO, tusd (the tus reference server, a peer of the upload benchmark
- * only) and grpcurl (a third-party client of the interop tests) are Go programs. We use one
+ * only), grpcurl and grpc-health-probe (third-party clients of the interop and health tests) and connectconformance (the Connect
+ * conformance suite's runner, test/conformance) are Go programs. We use one
  * already on PATH, else one built earlier into `<projectRoot>/.tools/bin` (`.tools/<name>/bin`
  * for the Temporal server's three), else build it from source: `go install` for all but tusd;
  * tusd through a throwaway wrapper module (see TUSD below). Prebuilt binaries are never
@@ -14,7 +15,7 @@ import path from "node:path";
 import { buildingLine, builtLine, progressDue, statusText, type RunningBuild } from "./build-progress.js";
 import { tailFile, type Log } from "./log-file.js";
 
-export type GoBinaryName = "temporal" | "minio" | "tusd" | "grpcurl" | TemporalServerBinary;
+export type GoBinaryName = "temporal" | "minio" | "tusd" | "grpcurl" | "grpc-health-probe" | "connectconformance" | TemporalServerBinary;
 
 /**
  * The real Temporal server (TEMPORAL_MODE=server), its schema tool and its Web UI. Two of the
@@ -30,6 +31,12 @@ const OWN_FOLDER: Record<TemporalServerBinary, { module: string; built: string }
   "temporal-ui-server": { module: "github.com/temporalio/ui-server/v2/cmd/server@v2.42.1", built: "server" },
 };
 
+/**
+ * The Connect conformance suite: its runner, and the .proto files of its ConformanceService, which
+ * test/conformance generates TypeScript from in the module cache (scripts/conformance-code.ts).
+ */
+export const CONFORMANCE = { module: "connectrpc.com/conformance", version: "v1.0.7" };
+
 const MODULES: Record<Exclude<GoBinaryName, "tusd">, string> = {
   // Later tags of the CLI carry a `replace` directive in go.mod, which `go install pkg@version`
   // refuses; v1.5.1 is the newest that installs this way.
@@ -37,6 +44,9 @@ const MODULES: Record<Exclude<GoBinaryName, "tusd">, string> = {
   minio: "github.com/minio/minio@latest",
   // A gRPC client this project did not write, for the interop tests (server reflection).
   grpcurl: "github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.4",
+  // The gRPC health probe Kubernetes users run (exec probes), for the health tests.
+  "grpc-health-probe": "github.com/grpc-ecosystem/grpc-health-probe@v0.4.62",
+  connectconformance: `${CONFORMANCE.module}/cmd/connectconformance@${CONFORMANCE.version}`,
   "temporal-server": OWN_FOLDER["temporal-server"].module,
   "temporal-sql-tool": OWN_FOLDER["temporal-sql-tool"].module,
   "temporal-ui-server": OWN_FOLDER["temporal-ui-server"].module,
@@ -77,6 +87,11 @@ export function findOnPath(name: string, pathVariable = process.env.PATH ?? ""):
     if (isExecutableFile(candidate)) return candidate;
   }
   return undefined;
+}
+
+/** The go command: on PATH, else where Go's installer puts it. */
+export function findGo(): string | undefined {
+  return findOnPath("go") ?? GO_FALLBACKS.find(isExecutableFile);
 }
 
 export function toolsBinDir(projectRoot: string): string {
@@ -123,7 +138,7 @@ function buildSteps(name: GoBinaryName, target: string, projectRoot: string): { 
 }
 
 async function goInstall(name: GoBinaryName, target: string, options: EnsureBinaryOptions): Promise<string> {
-  const go = findOnPath("go") ?? GO_FALLBACKS.find(isExecutableFile);
+  const go = findGo();
   if (!go) {
     throw new Error(
       `${name} is not on PATH and not in ${path.dirname(target)}, and Go is not installed to build it. ` +

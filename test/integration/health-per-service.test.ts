@@ -3,11 +3,13 @@
  * service (the empty name and each service of the contract), NOT_FOUND for another name on Check,
  * SERVICE_UNKNOWN on Watch (the stream stays open), and every change of readiness sent to a Watch.
  */
+import { execFile } from "node:child_process";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonApiServices } from "../../src/rpc/openapi/generate-openapi.js";
+import { ensureBinary } from "../../src/stack/go-binaries.js";
 import { apiUrl } from "../support/clients.js";
 import { control } from "../support/control.js";
 import { sleep } from "../support/stack-access.js";
@@ -78,5 +80,47 @@ describe("gRPC health per service", () => {
     } finally {
       for (const { call } of [unknown, server, files]) call.cancel();
     }
+  });
+});
+
+/** grpc-health-probe's exit code and what it printed (0 serving, 3 the RPC failed, 4 not serving). */
+function probe(binary: string, service?: string): Promise<{ code: number; output: string }> {
+  const args = [`-addr=${new URL(apiUrl()).host}`, ...(service === undefined ? [] : [`-service=${service}`])];
+  return new Promise((resolve) =>
+    execFile(binary, args, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, output: `${stdout}${stderr}`.trim() })),
+  );
+}
+
+/** Probes until `done` holds (readiness is re-checked every few seconds) or 30 s have passed; the last result. */
+async function probeUntil(binary: string, done: (result: { code: number; output: string }) => boolean) {
+  const deadline = Date.now() + 30_000;
+  let result = await probe(binary);
+  while (!done(result) && Date.now() < deadline) {
+    await sleep(200);
+    result = await probe(binary);
+  }
+  return result;
+}
+
+describe("grpc-health-probe, the probe Kubernetes users run", () => {
+  let binary: string;
+  beforeAll(async () => {
+    binary = await ensureBinary("grpc-health-probe", { projectRoot: process.cwd(), log: () => undefined });
+  });
+
+  it("passes for the server and each service of the contract, fails for another name, and while a dependency is down", async () => {
+    for (const service of [undefined, ...contractServices]) expect(await probe(binary, service), String(service)).toEqual({ code: 0, output: "status: SERVING" });
+    const unknown = await probe(binary, "no.such.Service");
+    expect(unknown.code).toBe(3);
+    expect(unknown.output).toMatch(/code = NotFound/);
+    await control("minio", "stop");
+    try {
+      const down = await probeUntil(binary, (result) => result.code !== 0);
+      expect(down).toMatchObject({ code: 4 });
+      expect(down.output).toMatch(/NOT_SERVING/);
+    } finally {
+      await control("minio", "start");
+    }
+    expect(await probeUntil(binary, (result) => result.code === 0)).toEqual({ code: 0, output: "status: SERVING" });
   });
 });

@@ -12,7 +12,8 @@ import { encodeGrpcMessage } from "./grpc-message.js";
 /**
  * Errors as each protocol's spec writes them, whoever raised them. Handler errors already carry an
  * ErrorInfo (the error interceptor); errors the runtime raises before any interceptor (a body over
- * the limit, one that does not decode) get theirs here, from their code.
+ * the limit, one that does not decode) get theirs here, from their code. An error that carries
+ * details of its own keeps exactly those.
  */
 
 const ERROR_INFO = ErrorInfoSchema.typeName;
@@ -34,7 +35,7 @@ function inflate(data: Uint8Array, encoding: string | null): Uint8Array | undefi
 export function specGrpcStatus(fields: Headers): void {
   const error = findTrailerError(fields);
   if (!error) return;
-  if (error.findDetails(ErrorInfoSchema).length === 0) {
+  if (error.details.length === 0) {
     error.details.push(errorInfo(reasonForRuntimeError(error.code)));
     setTrailerStatus(fields, error);
   }
@@ -52,10 +53,10 @@ export async function* fixingGrpcTrailers(body: AsyncIterable<Uint8Array>, trail
 
 type JsonError = { code?: unknown; details?: { type?: unknown }[] };
 
-/** A Connect error object (unary body or end-of-stream `error`) with an ErrorInfo added when it has none. */
+/** A Connect error object (unary body or end-of-stream `error`) with an ErrorInfo added when it has no details. */
 function withErrorInfo(error: JsonError, code: Code): void {
   const details = Array.isArray(error.details) ? error.details : [];
-  if (details.some((d) => d?.type === ERROR_INFO)) return;
+  if (details.length > 0) return;
   const info = errorInfo(reasonForRuntimeError(code)).value;
   error.details = [...details, { type: ERROR_INFO, value: base64Encode(toBinary(ErrorInfoSchema, info), "std_raw") } as { type: string }];
 }

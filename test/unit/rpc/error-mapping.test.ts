@@ -3,12 +3,14 @@
  * the HTTP status Connect gives that code, an ErrorInfo detail with the reason, and a BadRequest
  * detail naming each violated field. Unexpected errors become `internal` without their message.
  */
-import { Code } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { beforeEach, describe, expect, it } from "vitest";
 import { CustomFieldsService } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
 import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
 import { ObjectClass } from "../../../gen/filestorage/v1/types_pb.js";
-import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
+import { BadRequestSchema, ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
+import { toConnectError } from "../../../src/rpc/errors.js";
 import { failureOf, reasonOf, violationsOf } from "../../support/errors.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";
 
@@ -97,5 +99,17 @@ describe("unexpected errors", () => {
     };
     const error = await failureOf(api.client(CustomFieldsService, token).listFieldDefinitions({ entityType: "Customer" }));
     expect([error.code, error.rawMessage, reasonOf(error)]).toEqual([Code.Internal, "internal error", "INTERNAL"]);
+  });
+});
+
+describe("toConnectError on a ConnectError", () => {
+  it("adds an ErrorInfo from the code to one without details, and leaves one with details of its own exactly as thrown", () => {
+    const bare = toConnectError(new ConnectError("no such service", Code.NotFound));
+    expect(bare.findDetails(ErrorInfoSchema)).toEqual([expect.objectContaining({ reason: "NOT_FOUND", domain: "files-and-fields" })]);
+    const violations = create(BadRequestSchema, { fieldViolations: [{ field: "x", description: "bad" }] });
+    const detailed = toConnectError(new ConnectError("bad x", Code.InvalidArgument, undefined, [{ desc: BadRequestSchema, value: violations }]));
+    expect(detailed.details).toHaveLength(1);
+    expect(detailed.findDetails(ErrorInfoSchema)).toEqual([]);
+    expect(detailed.findDetails(BadRequestSchema)).toEqual([expect.objectContaining({ fieldViolations: [expect.objectContaining({ field: "x" })] })]);
   });
 });
