@@ -1,9 +1,14 @@
 import { defineConfig } from "vitest/config";
 
+/** @files-and-fields/client from its TypeScript sources, as tsc, tsx and the bundles resolve it (docs/clients.md). */
+const resolve = { conditions: ["source", "node", "development|production"] };
+
 export default defineConfig({
   test: {
     projects: [
       {
+        resolve,
+        ssr: { resolve },
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
@@ -17,6 +22,8 @@ export default defineConfig({
         },
       },
       {
+        resolve,
+        ssr: { resolve },
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts"],

@@ -21,6 +21,8 @@ export interface BenchOptions {
   chainSeconds: number;
   chainUploadSeconds: number;
   chainRounds: number;
+  /** audit-chain: rounds of insert turns; many short turns, because a shared disk moves a commit's flush from one turn to the next. */
+  chainInsertRounds: number;
   /** "seed": rows inserted, workflows started as a retention change; "flow": the full upload flow. */
   timerMode: "seed" | "flow";
   timerObjects: number;
@@ -63,9 +65,10 @@ export function readOptions(env: Record<string, string | undefined>): BenchOptio
     auditRuns: int("BENCH_AUDIT_RUNS", 30),
     chainEntries: int("BENCH_CHAIN_ENTRIES", 1_000_000),
     chainBackfillEntries: int("BENCH_CHAIN_BACKFILL_ENTRIES", 200_000),
-    chainSeconds: int("BENCH_CHAIN_SECONDS", 5),
+    chainSeconds: int("BENCH_CHAIN_SECONDS", 2),
     chainUploadSeconds: int("BENCH_CHAIN_UPLOAD_SECONDS", 15),
     chainRounds: int("BENCH_CHAIN_ROUNDS", 5),
+    chainInsertRounds: int("BENCH_CHAIN_INSERT_ROUNDS", 15),
     timerMode,
     timerObjects: int("BENCH_TIMER_OBJECTS", timerMode === "seed" ? 1_500 : 300),
     loadUploads: int("BENCH_LOAD_UPLOADS", 1_000),

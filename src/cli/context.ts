@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import type { ApiClients } from "../clients/node.js";
+import type { ApiClients } from "@files-and-fields/client/node";
 import type { ProgressSink } from "./progress.js";
 
 /** What a command may use: the typed clients and the two output streams, nothing global. */

@@ -1,6 +1,6 @@
 import { toJson } from "@bufbuild/protobuf";
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
-import { ObjectClass, ObjectStatus, StoredObjectSchema, type StoredObject } from "../../gen/filestorage/v1/types_pb.js";
+import { ObjectClass, ObjectStatus, StoredObjectSchema, type StoredObject } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import { jsonWriteOptions } from "../rpc/json-options.js";
 import { formatBytes } from "./progress.js";
 

@@ -11,7 +11,7 @@ import type {
   Rule as RuleMessage,
   RuleOutcome as OutcomeMessage,
   UiConfig as UiConfigMessage,
-} from "../../gen/customfields/v1/types_pb.js";
+} from "@files-and-fields/client/gen/customfields/v1/types_pb.js";
 import { parseDefaultStrategy, parseFieldType, type Parsed } from "../domain/customfields/casing.js";
 import type { FieldDefinition, FieldValidation, GroupOperator, Rule, RuleOutcome, UiConfig } from "../domain/customfields/definition.js";
 import { validationFailed } from "../domain/errors.js";

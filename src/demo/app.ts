@@ -14,7 +14,7 @@ import {
   type Upload,
   type UploadFile,
   type UploadRecipe,
-} from "../browser-uploader/index.js";
+} from "@files-and-fields/client/browser-uploader";
 import { CustomFieldsForm } from "./custom-fields-form.js";
 import { byId, el, errorText, formatBytes } from "./dom.js";
 import { FileList } from "./file-list.js";

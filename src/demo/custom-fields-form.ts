@@ -5,8 +5,8 @@
  * shows its value and problem. Submit creates the entity through the API; when the server cannot
  * be reached the submit is queued in IndexedDB and sent on the `online` event.
  */
-import { createBrowserClients, type ApiClients } from "../clients/browser.js";
-import { createFieldsClient, indexedDbStore, type FieldsClient } from "../fields-client/index.js";
+import { createBrowserClients, type ApiClients } from "@files-and-fields/client/browser";
+import { createFieldsClient, indexedDbStore, type FieldsClient } from "@files-and-fields/client/fields-client";
 import { byId, el, errorText } from "./dom.js";
 import { EntityFields } from "./entity-fields.js";
 import { entityKinds, type EntityKind } from "./entity-kinds.js";

@@ -59,6 +59,8 @@ async function bundleApp(logger: Logger, entry = "./app.ts", format: "esm" | "ii
     write: false,
     format,
     platform: "browser",
+    // @files-and-fields/client from its TypeScript sources, as everywhere in this repository.
+    conditions: ["source"],
     target: "es2022",
     legalComments: "none",
     logLevel: "silent",

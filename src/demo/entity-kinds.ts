@@ -4,7 +4,7 @@
  * The custom fields are the same for every module: the definitions of that entity type.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { ApiClients } from "../clients/browser.js";
+import type { ApiClients } from "@files-and-fields/client/browser";
 
 export interface StandardField {
   /** The create request's JSON name, which the server's violations name too. */

@@ -5,8 +5,8 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
-import type { ApiClients } from "../clients/browser.js";
+import { BadRequestSchema, ErrorInfoSchema } from "@files-and-fields/client/gen/google/rpc/error_details_pb.js";
+import type { ApiClients } from "@files-and-fields/client/browser";
 import type { CreatedEntity, EntityKind } from "./entity-kinds.js";
 
 export interface SubmitViolation {

@@ -1,4 +1,4 @@
-import { toUploadedObject, type FileStorageClient, type UploadedObject } from "../browser-uploader/index.js";
+import { toUploadedObject, type FileStorageClient, type UploadedObject } from "@files-and-fields/client/browser-uploader";
 import { byId, el, errorText, formatBytes } from "./dom.js";
 
 /** The owner's files (ListUploads) with download (CreateDownloadUrl) and delete buttons. */

@@ -6,7 +6,7 @@
  * older page, which carry no user, are never sent.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { committed, request } from "../fields-client/idb-promise.js";
+import { committed, request } from "../../packages/client/src/fields-client/idb-promise.js";
 import { sameOwner, type QueueOwner } from "./queue-owner.js";
 
 export interface QueuedSubmit {

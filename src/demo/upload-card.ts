@@ -1,4 +1,4 @@
-import { CANCELLABLE_STATES, type Upload, type UploadStep } from "../browser-uploader/index.js";
+import { CANCELLABLE_STATES, type Upload, type UploadStep } from "@files-and-fields/client/browser-uploader";
 import { el, errorText, formatBytes } from "./dom.js";
 
 /** One upload as a list item: name, state, progress bar, cancel button, scan result. */

@@ -1,7 +1,7 @@
 import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { AppError, isAppError } from "../domain/errors.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { BadRequestSchema, ErrorInfoSchema } from "@files-and-fields/client/gen/google/rpc/error_details_pb.js";
 import { reasonCodes, reasonForCode } from "./error-codes.js";
 
 const ERROR_DOMAIN = "files-and-fields";

@@ -4,7 +4,7 @@ import {
   Health,
   HealthCheckResponse_ServingStatus as ServingStatus,
   HealthCheckResponseSchema,
-} from "../../gen/grpc/health/v1/health_pb.js";
+} from "@files-and-fields/client/gen/grpc/health/v1/health_pb.js";
 import type { Readiness } from "../app/readiness.js";
 
 /**

@@ -1,9 +1,9 @@
 import { create, createMutableRegistry, toBinary, type DescFile, type DescService, type Registry } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { Code, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
-import * as v1 from "../../gen/grpc/reflection/v1/reflection_pb.js";
-import { file_google_rpc_error_details } from "../../gen/google/rpc/error_details_pb.js";
-import * as v1alpha from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
+import * as v1 from "@files-and-fields/client/gen/grpc/reflection/v1/reflection_pb.js";
+import { file_google_rpc_error_details } from "@files-and-fields/client/gen/google/rpc/error_details_pb.js";
+import * as v1alpha from "@files-and-fields/client/gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { AppError } from "../domain/errors.js";
 import { clientAddressKey } from "./client-address.js";
 import { toConnectError } from "./errors.js";

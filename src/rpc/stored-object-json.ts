@@ -1,5 +1,5 @@
 import { toJson, type JsonValue } from "@bufbuild/protobuf";
-import { StoredObjectSchema } from "../../gen/filestorage/v1/types_pb.js";
+import { StoredObjectSchema } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import type { StoredObjectView } from "../domain/files/stored-object.js";
 import { toStoredObjectMessage } from "./handlers/stored-object-message.js";
 import { jsonWriteOptions } from "./json-options.js";

@@ -1,8 +1,9 @@
 /**
  * The Temporal CLI (which embeds the dev server), the Temporal server, schema tool and UI server
  * (TEMPORAL_MODE=server), MinIO, tusd (the tus reference server, a peer of the upload benchmark
- * only), grpcurl and grpc-health-probe (third-party clients of the interop and health tests) and connectconformance (the Connect
- * conformance suite's runner, test/conformance) are Go programs. We use one
+ * only), grpcurl and grpc-health-probe (third-party clients of the interop and health tests), connectconformance (the Connect
+ * conformance suite's runner, test/conformance) and protoc-gen-go and protoc-gen-connect-go (the
+ * buf plugins of the Go stubs in clients/go) are Go programs. We use one
  * already on PATH, else one built earlier into `<projectRoot>/.tools/bin` (`.tools/<name>/bin`
  * for the Temporal server's three), else build it from source: `go install` for all but tusd;
  * tusd through a throwaway wrapper module (see TUSD below). Prebuilt binaries are never
@@ -15,7 +16,22 @@ import path from "node:path";
 import { buildingLine, builtLine, progressDue, statusText, type RunningBuild } from "./build-progress.js";
 import { tailFile, type Log } from "./log-file.js";
 
-export type GoBinaryName = "temporal" | "minio" | "tusd" | "grpcurl" | "grpc-health-probe" | "connectconformance" | TemporalServerBinary;
+export type GoBinaryName =
+  | "temporal"
+  | "minio"
+  | "tusd"
+  | "grpcurl"
+  | "grpc-health-probe"
+  | "connectconformance"
+  | "protoc-gen-go"
+  | "protoc-gen-connect-go"
+  | TemporalServerBinary;
+
+/**
+ * protobuf-go and connect-go: the buf plugins of the Go stubs in clients/go are built at these
+ * versions, and clients/go/go.mod requires the same runtimes (test/unit/contract/go-stubs.test.ts).
+ */
+export const GO_STUB_RUNTIMES = { "google.golang.org/protobuf": "v1.36.12", "connectrpc.com/connect": "v1.19.1" };
 
 /**
  * The real Temporal server (TEMPORAL_MODE=server), its schema tool and its Web UI. Two of the
@@ -47,6 +63,8 @@ const MODULES: Record<Exclude<GoBinaryName, "tusd">, string> = {
   // The gRPC health probe Kubernetes users run (exec probes), for the health tests.
   "grpc-health-probe": "github.com/grpc-ecosystem/grpc-health-probe@v0.4.62",
   connectconformance: `${CONFORMANCE.module}/cmd/connectconformance@${CONFORMANCE.version}`,
+  "protoc-gen-go": `google.golang.org/protobuf/cmd/protoc-gen-go@${GO_STUB_RUNTIMES["google.golang.org/protobuf"]}`,
+  "protoc-gen-connect-go": `connectrpc.com/connect/cmd/protoc-gen-connect-go@${GO_STUB_RUNTIMES["connectrpc.com/connect"]}`,
   "temporal-server": OWN_FOLDER["temporal-server"].module,
   "temporal-sql-tool": OWN_FOLDER["temporal-sql-tool"].module,
   "temporal-ui-server": OWN_FOLDER["temporal-ui-server"].module,

@@ -13,7 +13,7 @@ import path from "node:path";
 import { createClient } from "@connectrpc/connect";
 import type { Knex } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuditChainProblemKind, AuditService } from "../../gen/filestorage/v1/audit_service_pb.js";
+import { AuditChainProblemKind, AuditService } from "@files-and-fields/client/gen/filestorage/v1/audit_service_pb.js";
 import { png } from "../fixtures/files/index.js";
 import { runCli } from "../support/cli-process.js";
 import { apiUrl, tokenFor, transportFor, uniqueTenant } from "../support/clients.js";

@@ -1,8 +1,8 @@
 import { createClient } from "@connectrpc/connect";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AuditService } from "../../gen/filestorage/v1/audit_service_pb.js";
-import { AuditAction, ObjectClass } from "../../gen/filestorage/v1/types_pb.js";
+import { AuditService } from "@files-and-fields/client/gen/filestorage/v1/audit_service_pb.js";
+import { AuditAction, ObjectClass } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import { png } from "../fixtures/files/index.js";
 import { apiUrl, rest, tokenFor, transportFor, uniqueTenant } from "../support/clients.js";
 import { reasonOf, refusalOf, violationsOf } from "../support/errors.js";

@@ -8,32 +8,16 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
 import { exe, png } from "../fixtures/files/index.js";
+import { launchChromium } from "../support/chromium.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { startProcessPair, type ProcessPair } from "../support/process-pair.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-// What this machine needs: no sandbox (root in a container), no GPU, no background traffic.
-const CHROMIUM_ARGS = [
-  "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 const IMAGES = path.join(process.cwd(), "docs", "images");
 const END = ["ready", "rejected", "cancelled", "error"].map((s) => `[data-state="${s}"]`).join(",");
-
-/** A failure here fails the suite with the reason: browser tests are never skipped silently. */
-async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium)`);
-  try {
-    // launch() gives every browser a fresh temporary profile (user data dir), removed on close.
-    return await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
-  } catch (error) {
-    throw new Error(`Chromium at ${CHROMIUM} did not start with ${CHROMIUM_ARGS.join(" ")}: ${(error as Error).message}`);
-  }
-}
 
 let browser: Browser;
 let demo: ProcessPair;

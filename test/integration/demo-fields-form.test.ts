@@ -8,19 +8,15 @@
  *
  * Screenshots go to docs/images/ with UPDATE_SCREENSHOTS=1, to a temporary directory otherwise.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../support/chromium.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { startProcessPair, type ProcessPair } from "../support/process-pair.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 const scratch = mkdtempSync(path.join(tmpdir(), "demo-fields-form-"));
 const IMAGES = process.env.UPDATE_SCREENSHOTS === "1" ? path.join(process.cwd(), "docs", "images") : scratch;
 
@@ -46,8 +42,7 @@ let browser: Browser;
 let demo: ProcessPair;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium)`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+  browser = await launchChromium();
   demo = await startProcessPair("demo-form", { DEVELOPMENT_MODE: "true" });
 }, 180_000);
 

@@ -7,24 +7,22 @@
  */
 import { fromBinary } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BadRequestSchema } from "../../gen/google/rpc/error_details_pb.js";
-import { createFieldsClient, memoryStore } from "../../src/fields-client/index.js";
+import { BadRequestSchema } from "@files-and-fields/client/gen/google/rpc/error_details_pb.js";
+import { createFieldsClient, memoryStore } from "@files-and-fields/client/fields-client";
+import { launchChromium } from "../support/chromium.js";
 import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"];
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The page's module: the package's browser entry, an IndexedDB store, a transport that is always offline. */
 const PAGE_MODULE = `
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createFieldsClient, indexedDbStore } from "./src/fields-client/index.ts";
+import { createFieldsClient, indexedDbStore } from "@files-and-fields/client/fields-client";
 const offline = { unary: () => Promise.reject(new ConnectError("offline", Code.Unavailable)), stream: () => Promise.reject(new ConnectError("offline", Code.Unavailable)) };
 window.resolveOffline = async (stored, entities) => {
   const store = indexedDbStore({ databaseName: "fields-client-test" });
@@ -91,7 +89,6 @@ let browser: Browser;
 let server: Server;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium)`);
   const { build } = await import("esbuild");
   const bundle = await build({
     stdin: { contents: PAGE_MODULE, resolveDir: ROOT, loader: "ts", sourcefile: "fields-client-page.ts" },
@@ -99,6 +96,7 @@ beforeAll(async () => {
     write: false,
     format: "esm",
     platform: "browser",
+    conditions: ["source"],
     logLevel: "silent",
   });
   const script = bundle.outputFiles[0]!.text;
@@ -107,7 +105,7 @@ beforeAll(async () => {
     res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>fields client</title><script type="module" src="/client.js"></script>');
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

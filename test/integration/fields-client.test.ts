@@ -4,7 +4,7 @@
  * the server's ResolveValuesForCreate, and revalidation that answers not_modified until a write.
  */
 import { describe, expect, it } from "vitest";
-import { createFieldsClient, memoryStore, type FieldsStore } from "../../src/fields-client/index.js";
+import { createFieldsClient, memoryStore, type FieldsStore } from "@files-and-fields/client/fields-client";
 import { AppError } from "../../src/domain/errors.js";
 import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { violationsOf } from "../support/errors.js";

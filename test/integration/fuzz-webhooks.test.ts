@@ -7,7 +7,7 @@
 import { Code, createClient } from "@connectrpc/connect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { WebhookService } from "../../gen/filestorage/v1/webhooks_service_pb.js";
+import { WebhookService } from "@files-and-fields/client/gen/filestorage/v1/webhooks_service_pb.js";
 import { allowedGrpc, HitRates, typedText } from "../support/fuzz/building-blocks.js";
 import { EVENT_TYPES, fuzzEndpointCalls, webhookUrl } from "../support/fuzz/webhook-calls.js";
 import { rest, tokenFor, transportFor, uniqueTenant } from "../support/clients.js";

@@ -8,8 +8,8 @@
 import { ConnectError, createClient } from "@connectrpc/connect";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { WebhookService } from "../../gen/filestorage/v1/webhooks_service_pb.js";
-import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { WebhookService } from "@files-and-fields/client/gen/filestorage/v1/webhooks_service_pb.js";
+import { ErrorInfoSchema } from "@files-and-fields/client/gen/google/rpc/error_details_pb.js";
 import { clientsFor, rest, tokenFor, transportFor, uniqueTenant } from "../support/clients.js";
 import { sql } from "../support/stack-access.js";
 

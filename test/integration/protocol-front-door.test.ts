@@ -8,12 +8,13 @@ import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { create, toBinary } from "@bufbuild/protobuf";
-import { ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { errorFromJson } from "@connectrpc/connect/protocol-connect";
 import { findTrailerError } from "@connectrpc/connect/protocol-grpc";
 import { beforeAll, describe, expect, it } from "vitest";
-import { InitiateUploadRequestSchema } from "../../gen/filestorage/v1/file_storage_service_pb.js";
-import { ObjectClass } from "../../gen/filestorage/v1/types_pb.js";
-import { apiUrl, tokenFor, uniqueTenant } from "../support/clients.js";
+import { InitiateUploadRequestSchema } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
+import { ObjectClass } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
+import { apiUrl, tokenFor, uniqueTenant, type Protocol } from "../support/clients.js";
 import { reasonOf } from "../support/errors.js";
 
 const root = process.cwd();
@@ -213,6 +214,48 @@ describe("every error carries an ErrorInfo, limits and malformed bodies included
     expect(res.status).toBe(400);
     const error = await res.json();
     expect([error.code, reasonOf(error)]).toEqual(["invalid_argument", "MALFORMED_REQUEST"]);
+  });
+});
+
+type Codec = "proto" | "json";
+
+/** The content type of a protocol and codec, as connect-es and grpc-js send it. */
+function contentTypeOf(protocol: Protocol, codec: Codec): string {
+  if (protocol === "connect") return `application/${codec}`;
+  return `application/${protocol}${codec === "json" ? "+json" : protocol === "grpc-web" ? "+proto" : ""}`;
+}
+
+/**
+ * A raw request's error as the protocol's clients decode it: gRPC from its HTTP/2 trailers (or
+ * trailers-only header), gRPC-Web from its trailer frame, Connect from its JSON error body.
+ */
+async function rawRefusal(protocol: Protocol, codec: Codec, procedure: string, message: Uint8Array, token: string): Promise<ConnectError | undefined> {
+  const headers = { "content-type": contentTypeOf(protocol, codec), authorization: `Bearer ${token}` };
+  if (protocol === "grpc") {
+    const fields = await rawGrpc(procedure, envelope(0, message), headers);
+    return findTrailerError(new Headers(Object.entries(fields).flatMap(([name, value]) => (name.startsWith(":") ? [] : [[name, String(value)] as [string, string]]))));
+  }
+  if (protocol === "grpc-web") {
+    const res = await post(procedure, headers["content-type"], envelope(0, message), headers);
+    return findTrailerError(new Headers(frames(Buffer.from(await res.arrayBuffer())).trailers));
+  }
+  const res = await post(procedure, headers["content-type"], Buffer.from(message), headers);
+  return errorFromJson(await res.json(), undefined, new ConnectError(`HTTP ${res.status} without a Connect error body`));
+}
+
+describe("the errors the runtime raises before any handler carry an ErrorInfo on every protocol", () => {
+  // What the conformance suite's mount turns off (fillErrorInfo: false): the API keeps it on.
+  const oversized = toBinary(InitiateUploadRequestSchema, create(InitiateUploadRequestSchema, { originalFilename: OVERSIZED }));
+  const cases = [
+    ["an unknown method", "proto", `${FILES}/NoSuchMethod`, new Uint8Array(), Code.Unimplemented, "UNKNOWN_PROCEDURE"],
+    ["a malformed body", "json", `${FILES}/GetUpload`, Buffer.from('{"objectId": '), Code.InvalidArgument, "MALFORMED_REQUEST"],
+    ["a body over the limit", "proto", `${FILES}/InitiateUpload`, oversized, Code.ResourceExhausted, "RESOURCE_EXHAUSTED"],
+  ] as const;
+  const protocols: Protocol[] = ["grpc", "grpc-web", "connect"];
+
+  it.each(protocols.flatMap((protocol) => cases.map((c) => [protocol, ...c] as const)))("%s: %s", async (protocol, _what, codec, procedure, message, code, reason) => {
+    const error = await rawRefusal(protocol, codec, procedure, message, await tokenFor(uniqueTenant()));
+    expect([error?.code, error && reasonOf(error)]).toEqual([code, reason]);
   });
 });
 

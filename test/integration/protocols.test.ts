@@ -5,8 +5,8 @@
  */
 import { Code, createClient } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { Health, HealthCheckResponse_ServingStatus } from "../../gen/grpc/health/v1/health_pb.js";
-import { ObjectClass, ObjectStatus } from "../../gen/filestorage/v1/types_pb.js";
+import { Health, HealthCheckResponse_ServingStatus } from "@files-and-fields/client/gen/grpc/health/v1/health_pb.js";
+import { ObjectClass, ObjectStatus } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import { png } from "../fixtures/files/index.js";
 import { clientsFor, rest, tokenFor, transportFor, uniqueTenant, type Protocol } from "../support/clients.js";
 import { failureOf, reasonOf } from "../support/errors.js";

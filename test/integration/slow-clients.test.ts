@@ -9,8 +9,8 @@ import http2 from "node:http2";
 import net from "node:net";
 import { createClient } from "@connectrpc/connect";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { Health, HealthCheckResponse_ServingStatus } from "../../gen/grpc/health/v1/health_pb.js";
-import { ObjectClass } from "../../gen/filestorage/v1/types_pb.js";
+import { Health, HealthCheckResponse_ServingStatus } from "@files-and-fields/client/gen/grpc/health/v1/health_pb.js";
+import { ObjectClass } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import { clientsFor, rest, tokenFor, transportFor, uniqueTenant } from "../support/clients.js";
 
 const seconds = (name: string) => Number(inject("stackEnv")[name]) * 1000;

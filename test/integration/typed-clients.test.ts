@@ -1,8 +1,8 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { ObjectClass, ObjectStatus } from "../../gen/filestorage/v1/types_pb.js";
-import { createBrowserClients } from "../../src/clients/browser.js";
-import { createNodeClients, type ApiClients, type ClientOptions } from "../../src/clients/node.js";
+import { ObjectClass, ObjectStatus } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
+import { createBrowserClients } from "@files-and-fields/client/browser";
+import { createNodeClients, type ApiClients, type ClientOptions } from "@files-and-fields/client/node";
 import { apiUrl, tokenFor, uniqueTenant } from "../support/clients.js";
 
 const variants: [string, (options: ClientOptions) => ApiClients][] = [

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ObjectClass, ObjectStatus } from "../../gen/filestorage/v1/types_pb.js";
+import { ObjectClass, ObjectStatus } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import { csv, exe, jpeg, pdf, png, svg, webp, xls, xlsx } from "../fixtures/files/index.js";
 import { clientsFor, rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { reasonOf } from "../support/errors.js";

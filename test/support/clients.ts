@@ -1,9 +1,9 @@
 import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { inject } from "vitest";
-import { FileStorageService } from "../../gen/filestorage/v1/file_storage_service_pb.js";
-import { CustomFieldsService } from "../../gen/customfields/v1/custom_fields_service_pb.js";
-import { CustomersService } from "../../gen/customers/v1/customers_service_pb.js";
+import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
+import { CustomFieldsService } from "@files-and-fields/client/gen/customfields/v1/custom_fields_service_pb.js";
+import { CustomersService } from "@files-and-fields/client/gen/customers/v1/customers_service_pb.js";
 
 export { tokenFor } from "./tokens.js";
 

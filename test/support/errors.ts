@@ -1,7 +1,7 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { BadRequestSchema, ErrorInfoSchema } from "@files-and-fields/client/gen/google/rpc/error_details_pb.js";
 
 /** A Connect JSON error body, as the REST API and the Connect protocol answer it. */
 type ErrorBody = { code?: string; details?: { type: string; value: string }[] };

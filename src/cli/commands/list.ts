@@ -1,4 +1,4 @@
-import { ObjectClass, ObjectStatus, type StoredObject } from "../../../gen/filestorage/v1/types_pb.js";
+import { ObjectClass, ObjectStatus, type StoredObject } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import { EXIT } from "../context.js";
 import { objectJson, objectTable } from "../format.js";
 import type { Command } from "./command.js";

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { ObjectClass } from "../../../gen/filestorage/v1/types_pb.js";
+import { ObjectClass } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import { guessContentType } from "../guess-content-type.js";
 import { UsageError } from "../context.js";
 import { isFinal } from "../format.js";

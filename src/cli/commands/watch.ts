@@ -1,4 +1,4 @@
-import { type StoredObject } from "../../../gen/filestorage/v1/types_pb.js";
+import { type StoredObject } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import { EXIT, type CliContext } from "../context.js";
 import { describeObject, isFinal, objectJson, statusName } from "../format.js";
 import type { Command } from "./command.js";

@@ -4,7 +4,7 @@ import { base64Encode } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { codeFromString } from "@connectrpc/connect/protocol-connect";
 import { findTrailerError, headerGrpcMessage, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
-import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
+import { ErrorInfoSchema } from "@files-and-fields/client/gen/google/rpc/error_details_pb.js";
 import { reasonForRuntimeError } from "../error-codes.js";
 import { errorInfo } from "../errors.js";
 import { encodeGrpcMessage } from "./grpc-message.js";

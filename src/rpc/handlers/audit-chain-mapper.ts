@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { AuditChainProblemKind, type VerifyAuditTrailResponseSchema } from "../../../gen/filestorage/v1/audit_service_pb.js";
-import type { AuditCheckpointSchema } from "../../../gen/filestorage/v1/types_pb.js";
+import { AuditChainProblemKind, type VerifyAuditTrailResponseSchema } from "@files-and-fields/client/gen/filestorage/v1/audit_service_pb.js";
+import type { AuditCheckpointSchema } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import type { AuditTrailVerification } from "../../app/audit/verify-audit-trail.js";
 import type { Checkpoint } from "../../domain/audit/chain/chain-link.js";
 import { checkpointPayload } from "../../domain/audit/chain/checkpoint-payload.js";

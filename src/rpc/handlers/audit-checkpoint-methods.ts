@@ -1,5 +1,5 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { AuditService } from "../../../gen/filestorage/v1/audit_service_pb.js";
+import type { AuditService } from "@files-and-fields/client/gen/filestorage/v1/audit_service_pb.js";
 import type { CheckpointDeps } from "../../app/audit/checkpoints/checkpoint-deps.js";
 import { listAuditCheckpoints } from "../../app/audit/checkpoints/list-audit-checkpoints.js";
 import { signChainHead } from "../../app/audit/checkpoints/sign-chain-head.js";

@@ -1,7 +1,7 @@
 import type { JsonObject, MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import type { AuditEntryFilter } from "../../../gen/filestorage/v1/audit_service_pb.js";
-import { AuditAction, type AuditEntrySchema, ObjectClass, type UploadSessionSchema } from "../../../gen/filestorage/v1/types_pb.js";
+import type { AuditEntryFilter } from "@files-and-fields/client/gen/filestorage/v1/audit_service_pb.js";
+import { AuditAction, type AuditEntrySchema, ObjectClass, type UploadSessionSchema } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import type { AuditEntryView, UploadSessionView } from "../../app/audit/port.js";
 import type { AuditFilter } from "../../domain/audit/audit-query.js";
 import { enumValue, ts } from "./stored-object-message.js";

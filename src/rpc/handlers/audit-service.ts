@@ -1,5 +1,5 @@
 import type { ConnectRouter } from "@connectrpc/connect";
-import { AuditService } from "../../../gen/filestorage/v1/audit_service_pb.js";
+import { AuditService } from "@files-and-fields/client/gen/filestorage/v1/audit_service_pb.js";
 import type { AuditDeps } from "../../app/audit/deps.js";
 import { exportAuditEntries } from "../../app/audit/export-audit-entries.js";
 import { searchAuditEntries } from "../../app/audit/search-audit-entries.js";

@@ -1,6 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { CustomFieldsService } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
+import { CustomFieldsService } from "@files-and-fields/client/gen/customfields/v1/custom_fields_service_pb.js";
 import { cacheStats } from "../../app/customfields/cache-stats.js";
 import { createDefinition } from "../../app/customfields/create-definition.js";
 import { definitionAudit } from "../../app/customfields/definition-audit.js";

@@ -1,5 +1,5 @@
 import type { ConnectRouter } from "@connectrpc/connect";
-import { CustomersService } from "../../../gen/customers/v1/customers_service_pb.js";
+import { CustomersService } from "@files-and-fields/client/gen/customers/v1/customers_service_pb.js";
 import { createCustomer } from "../../app/customers/create-customer.js";
 import type { CustomersDeps } from "../../app/customers/deps.js";
 import type { Customer, CustomerFields } from "../../app/customers/port.js";

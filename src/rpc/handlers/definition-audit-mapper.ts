@@ -1,5 +1,5 @@
 import type { JsonObject, MessageInitShape } from "@bufbuild/protobuf";
-import type { FieldDefinitionAuditEntrySchema } from "../../../gen/customfields/v1/types_pb.js";
+import type { FieldDefinitionAuditEntrySchema } from "@files-and-fields/client/gen/customfields/v1/types_pb.js";
 import type { DefinitionAuditEntry } from "../../app/customfields/port.js";
 import { ts } from "./stored-object-message.js";
 

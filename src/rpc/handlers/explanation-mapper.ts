@@ -4,7 +4,7 @@ import type {
   ExplainedViolation,
   ExplainValuesForCreateResponseSchema,
   RuleExplanationSchema,
-} from "../../../gen/customfields/v1/custom_fields_service_pb.js";
+} from "@files-and-fields/client/gen/customfields/v1/custom_fields_service_pb.js";
 import type { Explanation } from "../../app/customfields/explain-values.js";
 import type { RuleExplanation } from "../../domain/customfields/resolution.js";
 import type { FieldViolation } from "../../domain/errors.js";

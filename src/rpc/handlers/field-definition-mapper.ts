@@ -9,14 +9,14 @@ import { timestampFromDate, ValueSchema, type Value } from "@bufbuild/protobuf/w
 import type {
   CreateFieldDefinitionRequest,
   UpdateFieldDefinitionRequest,
-} from "../../../gen/customfields/v1/custom_fields_service_pb.js";
+} from "@files-and-fields/client/gen/customfields/v1/custom_fields_service_pb.js";
 import {
   FieldDefinitionSchema,
   ParsedFilterSchema,
   type RuleSchema,
   type FieldDefinition as FieldDefinitionMessage,
   type ParsedFilter as ParsedFilterMessage,
-} from "../../../gen/customfields/v1/types_pb.js";
+} from "@files-and-fields/client/gen/customfields/v1/types_pb.js";
 import type { CreateDefinitionInput } from "../../app/customfields/create-definition.js";
 import type { DefinitionFields } from "../../app/customfields/definition-input.js";
 import type { UpdateDefinitionInput } from "../../app/customfields/update-definition.js";

@@ -1,6 +1,6 @@
 import type { ConnectRouter } from "@connectrpc/connect";
-import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
-import { ObjectClass, ObjectStatus } from "../../../gen/filestorage/v1/types_pb.js";
+import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
+import { ObjectClass, ObjectStatus } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import { completeUpload } from "../../app/files/complete-upload.js";
 import type { FileStorageDeps } from "../../app/files/deps.js";
 import { deleteUpload } from "../../app/files/delete-upload.js";

@@ -1,6 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { OrganizationService, type UpdateOrganizationProfileRequest } from "../../../gen/customfields/v1/organization_service_pb.js";
+import { OrganizationService, type UpdateOrganizationProfileRequest } from "@files-and-fields/client/gen/customfields/v1/organization_service_pb.js";
 import type { OrganizationDeps } from "../../app/organization/deps.js";
 import { getProfile } from "../../app/organization/get-profile.js";
 import { updateProfile } from "../../app/organization/update-profile.js";

@@ -1,5 +1,5 @@
 import type { ConnectRouter } from "@connectrpc/connect";
-import { ProductsService } from "../../../gen/products/v1/products_service_pb.js";
+import { ProductsService } from "@files-and-fields/client/gen/products/v1/products_service_pb.js";
 import { createProduct } from "../../app/products/create-product.js";
 import type { ProductsDeps } from "../../app/products/deps.js";
 import { getProduct } from "../../app/products/get-product.js";

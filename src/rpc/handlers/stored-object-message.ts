@@ -6,7 +6,7 @@ import {
   RetentionPolicy,
   type StoredObject,
   StoredObjectSchema,
-} from "../../../gen/filestorage/v1/types_pb.js";
+} from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
 
 export const ts = (iso?: string | Date | null): Timestamp | undefined => (iso ? timestampFromDate(new Date(iso)) : undefined);

@@ -1,6 +1,6 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { WebhookService, type UpdateWebhookEndpointRequest } from "../../../gen/filestorage/v1/webhooks_service_pb.js";
+import { WebhookService, type UpdateWebhookEndpointRequest } from "@files-and-fields/client/gen/filestorage/v1/webhooks_service_pb.js";
 import { createWebhookEndpoint } from "../../app/webhooks/create-endpoint.js";
 import { deleteWebhookEndpoint } from "../../app/webhooks/delete-endpoint.js";
 import type { WebhooksDeps } from "../../app/webhooks/deps.js";

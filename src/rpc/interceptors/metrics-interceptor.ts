@@ -2,7 +2,7 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { codeToString } from "@connectrpc/connect/protocol-connect";
 import type { RpcMeters } from "../../observability/metrics.js";
 import { quotaOfReason, type QuotaName } from "../../domain/quotas.js";
-import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
+import { ErrorInfoSchema } from "@files-and-fields/client/gen/google/rpc/error_details_pb.js";
 import { watchStream, type StreamEnd } from "./response-stream.js";
 
 /**

@@ -1,5 +1,5 @@
 import { Code, type ConnectError } from "@connectrpc/connect";
-import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
+import { ErrorInfoSchema } from "@files-and-fields/client/gen/google/rpc/error_details_pb.js";
 
 /** The protection space a token is valid in; RFC 6750 lets the server name it. */
 const REALM = "files-and-fields";

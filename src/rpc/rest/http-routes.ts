@@ -1,5 +1,5 @@
 import { getOption, hasOption, type DescMethod, type DescService } from "@bufbuild/protobuf";
-import { http } from "../../../gen/google/api/annotations_pb.js";
+import { http } from "@files-and-fields/client/gen/google/api/annotations_pb.js";
 
 /**
  * The REST routes of the JSON API, derived from the `google.api.http` annotations of the

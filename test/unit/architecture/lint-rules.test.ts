@@ -132,10 +132,17 @@ const forbidden: Planted[] = [
   },
   {
     what: "the fields client importing src/rpc",
-    file: "src/fields-client/fields-client.ts",
-    code: `import { toDefinitionMessage } from "../rpc/handlers/field-definition-mapper.js";`,
+    file: "packages/client/src/fields-client/fields-client.ts",
+    code: `import { toDefinitionMessage } from "../../../../src/rpc/handlers/field-definition-mapper.js";`,
     rule: ZONES,
-    message: "The fields client runs in browsers",
+    message: "The client package (browsers, other services) uses the domain",
+  },
+  {
+    what: "the browser uploader importing a use case (its bundle would ship the server)",
+    file: "packages/client/src/browser-uploader/class-rules.ts",
+    code: `import { initiateUpload } from "../../../../src/app/files/initiate-upload.js";`,
+    rule: ZONES,
+    message: "The client package (browsers, other services) uses the domain",
   },
   {
     what: "a type-only import of a storage client in src/app (types are no way around a port)",
@@ -193,8 +200,8 @@ const permitted: Omit<Planted, "rule" | "message">[] = [
   },
   {
     what: "the fields client: the contract's mappers and the domain",
-    file: "src/fields-client/fields-client.ts",
-    code: `import { fromDefinitionMessage } from "../contract/field-definition-messages.js";\nimport type { FieldDefinition } from "../domain/customfields/definition.js";`,
+    file: "packages/client/src/fields-client/fields-client.ts",
+    code: `import { fromDefinitionMessage } from "../../../../src/contract/field-definition-messages.js";\nimport type { FieldDefinition } from "../../../../src/domain/customfields/definition.js";`,
   },
 ];
 

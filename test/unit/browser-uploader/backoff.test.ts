@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { backoffDelay, withRetry, type RetryPolicy } from "../../../src/browser-uploader/backoff.js";
-import { CancelledError } from "../../../src/browser-uploader/errors.js";
+import { backoffDelay, withRetry, type RetryPolicy } from "../../../packages/client/src/browser-uploader/backoff.js";
+import { CancelledError } from "../../../packages/client/src/browser-uploader/errors.js";
 import { FakeClock, FakeNetwork } from "./fakes.js";
 
 const policy: RetryPolicy = { maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 8000 };

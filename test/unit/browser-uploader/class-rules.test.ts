@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkClassRules, normalizeContentType } from "../../../src/browser-uploader/class-rules.js";
+import { checkClassRules, normalizeContentType } from "../../../packages/client/src/browser-uploader/class-rules.js";
 import { objectClasses } from "../../../src/domain/files/object-classes.js";
 
 const file = (type: string, size = 100) => ({ name: "f", type, size });

@@ -2,10 +2,10 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { createClient, createRouterTransport } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
-import { ObjectClass, ObjectStatus, StoredObjectSchema } from "../../../gen/filestorage/v1/types_pb.js";
-import { createConnectUploadApi } from "../../../src/browser-uploader/connect-api.js";
-import { ApiError } from "../../../src/browser-uploader/errors.js";
+import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
+import { ObjectClass, ObjectStatus, StoredObjectSchema } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
+import { createConnectUploadApi } from "../../../packages/client/src/browser-uploader/connect-api.js";
+import { ApiError } from "../../../packages/client/src/browser-uploader/errors.js";
 import { AppError } from "../../../src/domain/errors.js";
 import { toConnectError } from "../../../src/rpc/errors.js";
 

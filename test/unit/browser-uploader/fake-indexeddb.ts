@@ -4,7 +4,7 @@
  * as structured clones, as IndexedDB keeps them: a File comes back as an equal copy. Databases
  * live as long as the factory, so a second queue over the same factory is "after a reload".
  */
-import type { IdbDatabaseLike, IdbFactoryLike, IdbObjectStoreLike, IdbRequestLike, QueueRecord } from "../../../src/browser-uploader/queue-store.js";
+import type { IdbDatabaseLike, IdbFactoryLike, IdbObjectStoreLike, IdbRequestLike, QueueRecord } from "../../../packages/client/src/browser-uploader/queue-store.js";
 
 type Request<T> = IdbRequestLike<T> & { onupgradeneeded: (() => void) | null };
 

@@ -1,9 +1,9 @@
-import { ApiError, CancelledError } from "../../../src/browser-uploader/errors.js";
-import type { Clock, NetworkStatus } from "../../../src/browser-uploader/runtime.js";
-import type { ObjectStatusName, UploadRequest, UploadTarget, UploadedObject } from "../../../src/browser-uploader/types.js";
-import type { Transfer, TransferRequest, TransferResponse, UploadApi } from "../../../src/browser-uploader/upload-api.js";
-import { createUpload, type UploadOptions } from "../../../src/browser-uploader/uploader.js";
-import type { UploadState } from "../../../src/browser-uploader/types.js";
+import { ApiError, CancelledError } from "../../../packages/client/src/browser-uploader/errors.js";
+import type { Clock, NetworkStatus } from "../../../packages/client/src/browser-uploader/runtime.js";
+import type { ObjectStatusName, UploadRequest, UploadTarget, UploadedObject } from "../../../packages/client/src/browser-uploader/types.js";
+import type { Transfer, TransferRequest, TransferResponse, UploadApi } from "../../../packages/client/src/browser-uploader/upload-api.js";
+import { createUpload, type UploadOptions } from "../../../packages/client/src/browser-uploader/uploader.js";
+import type { UploadState } from "../../../packages/client/src/browser-uploader/types.js";
 
 export const OBJECT_ID = "0190f0c0-0000-7000-8000-000000000001";
 

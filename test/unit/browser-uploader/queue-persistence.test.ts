@@ -5,10 +5,10 @@
  * over the same store, with uploads recreated by the page's own wiring.
  */
 import { describe, expect, it } from "vitest";
-import { indexedDbQueueStore, MemoryQueueStore, type UploadRecipe } from "../../../src/browser-uploader/queue-store.js";
-import { UploadQueue } from "../../../src/browser-uploader/queue.js";
-import { createUpload } from "../../../src/browser-uploader/uploader.js";
-import type { UploadFile } from "../../../src/browser-uploader/types.js";
+import { indexedDbQueueStore, MemoryQueueStore, type UploadRecipe } from "../../../packages/client/src/browser-uploader/queue-store.js";
+import { UploadQueue } from "../../../packages/client/src/browser-uploader/queue.js";
+import { createUpload } from "../../../packages/client/src/browser-uploader/uploader.js";
+import type { UploadFile } from "../../../packages/client/src/browser-uploader/types.js";
 import { FakeApi, FakeClock, FakeNetwork, FakeTransfer, pngFile } from "./fakes.js";
 import { FakeIndexedDb } from "./fake-indexeddb.js";
 

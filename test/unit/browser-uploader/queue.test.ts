@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UploadQueue } from "../../../src/browser-uploader/queue.js";
+import { UploadQueue } from "../../../packages/client/src/browser-uploader/queue.js";
 import { FakeNetwork, harness, hang, settle } from "./fakes.js";
 
 /** An upload whose PUT waits until `release()`. */

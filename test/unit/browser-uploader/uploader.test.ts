@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, UploadError } from "../../../src/browser-uploader/errors.js";
+import { ApiError, UploadError } from "../../../packages/client/src/browser-uploader/errors.js";
 import { harness, hang, OBJECT_ID, settle, storedObject, unavailable } from "./fakes.js";
 
 describe("an upload's states", () => {

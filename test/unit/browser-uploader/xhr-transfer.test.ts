@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CancelledError, UploadError } from "../../../src/browser-uploader/errors.js";
-import { xhrTransfer } from "../../../src/browser-uploader/xhr-transfer.js";
+import { CancelledError, UploadError } from "../../../packages/client/src/browser-uploader/errors.js";
+import { xhrTransfer } from "../../../packages/client/src/browser-uploader/xhr-transfer.js";
 
 /** The part of XMLHttpRequest the transfer uses, driven by the test. */
 class FakeXhr {

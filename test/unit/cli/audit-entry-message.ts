@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { AuditAction, type AuditEntry, AuditEntrySchema, ObjectClass } from "../../../gen/filestorage/v1/types_pb.js";
+import { AuditAction, type AuditEntry, AuditEntrySchema, ObjectClass } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import { parseCanonical } from "../../../src/domain/audit/chain/canonical-entry.js";
 import type { ChainedEntry } from "../../../src/domain/audit/chain/chain-link.js";
 

@@ -1,8 +1,8 @@
 import { create, toJson } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { UpdateFieldDefinitionRequestSchema } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
-import { FieldDefinitionSchema } from "../../../gen/customfields/v1/types_pb.js";
+import { UpdateFieldDefinitionRequestSchema } from "@files-and-fields/client/gen/customfields/v1/custom_fields_service_pb.js";
+import { FieldDefinitionSchema } from "@files-and-fields/client/gen/customfields/v1/types_pb.js";
 import { toDefinitionMessage, updateInput } from "../../../src/rpc/handlers/field-definition-mapper.js";
 import { AppError } from "../../../src/domain/errors.js";
 import { def } from "../customfields/fixtures.js";

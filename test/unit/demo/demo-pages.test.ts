@@ -34,7 +34,7 @@ describe("the demo pages", () => {
     const app = await fetch(`${base}/demo/app.js`);
     expect(app.status).toBe(200);
     expect(app.headers.get("content-type")).toContain("javascript");
-    expect(await app.text()).toContain("// src/browser-uploader/uploader.ts");
+    expect(await app.text()).toContain("// packages/client/src/browser-uploader/uploader.ts");
   });
 
   it("serve the service worker as a classic script whose scope may be /demo itself", async () => {

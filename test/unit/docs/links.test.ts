@@ -143,7 +143,7 @@ function brokenLinks(file: string, text: string, read: (path: string) => string)
 }
 
 /** Top-level folders of the repository: a code span starting with one of them names a path. */
-const REPO_FOLDERS = ["proto/", "gen/", "src/", "workflows/", "test/", "docs/", "scripts/", "lint/"];
+const REPO_FOLDERS = ["proto/", "packages/", "src/", "workflows/", "test/", "docs/", "scripts/", "lint/"];
 
 /** The repository paths the page names in code spans, placeholders (`<module>`, globs) excepted. */
 function repoPathsOf(text: string): Link[] {

@@ -16,11 +16,12 @@ describe("fields client in the browser", () => {
     const { build } = await import("esbuild");
     const importers: { builtin: string; importer: string }[] = [];
     const { metafile } = await build({
-      entryPoints: [fileURLToPath(new URL("../../../src/fields-client/index.ts", import.meta.url))],
+      entryPoints: [fileURLToPath(new URL("../../../packages/client/src/fields-client/index.ts", import.meta.url))],
       bundle: true,
       write: false,
       format: "esm",
       platform: "browser",
+      conditions: ["source"],
       logLevel: "silent",
       metafile: true,
       plugins: [

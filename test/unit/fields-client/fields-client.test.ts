@@ -7,11 +7,11 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CustomFieldsService } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
-import { OrganizationService } from "../../../gen/customfields/v1/organization_service_pb.js";
+import { CustomFieldsService } from "@files-and-fields/client/gen/customfields/v1/custom_fields_service_pb.js";
+import { OrganizationService } from "@files-and-fields/client/gen/customfields/v1/organization_service_pb.js";
 import { AppError } from "../../../src/domain/errors.js";
-import { fileStore } from "../../../src/fields-client/file-store.js";
-import { createFieldsClient, memoryStore, NotSyncedError, type FieldsStore } from "../../../src/fields-client/index.js";
+import { fileStore } from "@files-and-fields/client/fields-client/file-store";
+import { createFieldsClient, memoryStore, NotSyncedError, type FieldsStore } from "@files-and-fields/client/fields-client";
 import { inMemoryApi, type InMemoryApi } from "../rpc/in-memory-api.js";
 import { switchable } from "./switchable-transport.js";
 

@@ -4,7 +4,7 @@
  * client's store needs a namespace, so no two callers share a default one.
  */
 import { describe, expect, it } from "vitest";
-import { createFieldsClient, memoryStore } from "../../../src/fields-client/index.js";
+import { createFieldsClient, memoryStore } from "@files-and-fields/client/fields-client";
 import { ownerOfToken } from "../../../src/demo/queue-owner.js";
 import { SubmitQueue, type QueuedSubmit, type SubmitRecords } from "../../../src/demo/submit-queue.js";
 import { tokenFor } from "../../support/tokens.js";

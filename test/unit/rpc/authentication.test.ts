@@ -7,9 +7,9 @@
 import { Code, createClient } from "@connectrpc/connect";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import { CustomFieldsService } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
-import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
-import { Health, HealthCheckResponse_ServingStatus } from "../../../gen/grpc/health/v1/health_pb.js";
+import { CustomFieldsService } from "@files-and-fields/client/gen/customfields/v1/custom_fields_service_pb.js";
+import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
+import { Health, HealthCheckResponse_ServingStatus } from "@files-and-fields/client/gen/grpc/health/v1/health_pb.js";
 import { SignJWT } from "jose";
 import { signDevelopmentToken } from "../../../src/rpc/dev-token.js";
 import { jsonApiServices } from "../../../src/rpc/openapi/generate-openapi.js";

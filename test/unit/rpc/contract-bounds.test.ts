@@ -16,14 +16,14 @@ import {
   StringRulesSchema,
 } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
 import { beforeEach, describe, expect, it } from "vitest";
-import { AuditService } from "../../../gen/filestorage/v1/audit_service_pb.js";
-import { CustomFieldsService, GetCacheStatsResponseSchema } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
-import { CustomersService } from "../../../gen/customers/v1/customers_service_pb.js";
+import { AuditService } from "@files-and-fields/client/gen/filestorage/v1/audit_service_pb.js";
+import { CustomFieldsService, GetCacheStatsResponseSchema } from "@files-and-fields/client/gen/customfields/v1/custom_fields_service_pb.js";
+import { CustomersService } from "@files-and-fields/client/gen/customers/v1/customers_service_pb.js";
 import { MAX_TEXT_LENGTH_BY_TYPE, MAX_VALUE_LIST_ITEMS, MAX_VALUE_OBJECT_KEYS, MAX_VALUE_TEXT_LENGTH } from "../../../src/domain/customfields/value-size.js";
 import { reasonOf, refusalOf, violationsOf } from "../../support/errors.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";
 
-const GEN = path.resolve(import.meta.dirname, "../../../gen");
+const GEN = path.resolve(import.meta.dirname, "../../../packages/client/gen");
 /** Generated from third-party protos (.proto-deps), not from our contract. */
 const THIRD_PARTY = new Set(["google", "grpc"]);
 

@@ -7,7 +7,7 @@
 import { create } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import { beforeEach, describe, expect, it } from "vitest";
-import { CustomFieldsService } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
+import { CustomFieldsService } from "@files-and-fields/client/gen/customfields/v1/custom_fields_service_pb.js";
 import { reasonOf, refusalOf, violationsOf } from "../../support/errors.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";
 

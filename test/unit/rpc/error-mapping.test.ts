@@ -6,10 +6,10 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { beforeEach, describe, expect, it } from "vitest";
-import { CustomFieldsService } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
-import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
-import { ObjectClass } from "../../../gen/filestorage/v1/types_pb.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
+import { CustomFieldsService } from "@files-and-fields/client/gen/customfields/v1/custom_fields_service_pb.js";
+import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
+import { ObjectClass } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
+import { BadRequestSchema, ErrorInfoSchema } from "@files-and-fields/client/gen/google/rpc/error_details_pb.js";
 import { toConnectError } from "../../../src/rpc/errors.js";
 import { failureOf, reasonOf, violationsOf } from "../../support/errors.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";

@@ -5,8 +5,8 @@
  * (test/integration/uploads.test.ts, hostile.test.ts).
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
-import { ObjectClass, ObjectStatus } from "../../../gen/filestorage/v1/types_pb.js";
+import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
+import { ObjectClass, ObjectStatus } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import { AppError } from "../../../src/domain/errors.js";
 import { reasonOf, violationsOf } from "../../support/errors.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";

@@ -6,7 +6,7 @@
 import { create } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import { beforeEach, describe, expect, it } from "vitest";
-import { OrganizationService } from "../../../gen/customfields/v1/organization_service_pb.js";
+import { OrganizationService } from "@files-and-fields/client/gen/customfields/v1/organization_service_pb.js";
 import { refusalOf } from "../../support/errors.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";
 

@@ -6,7 +6,7 @@
 import { createClient, createRouterTransport } from "@connectrpc/connect";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from "../../../gen/grpc/health/v1/health_pb.js";
+import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from "@files-and-fields/client/gen/grpc/health/v1/health_pb.js";
 import { createReadiness, type DependencyProbe } from "../../../src/app/readiness.js";
 import { registerHealthService } from "../../../src/rpc/health-service.js";
 import { startHttpServer, type RunningHttpServer } from "../../../src/rpc/http-server.js";

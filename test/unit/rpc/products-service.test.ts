@@ -6,8 +6,8 @@
 import { create } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import { beforeEach, describe, expect, it } from "vitest";
-import { CustomFieldsService } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
-import { ProductsService } from "../../../gen/products/v1/products_service_pb.js";
+import { CustomFieldsService } from "@files-and-fields/client/gen/customfields/v1/custom_fields_service_pb.js";
+import { ProductsService } from "@files-and-fields/client/gen/products/v1/products_service_pb.js";
 import { reasonOf, refusalOf, violationsOf } from "../../support/errors.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";
 

@@ -9,10 +9,10 @@ import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { CustomersService } from "../../../gen/customers/v1/customers_service_pb.js";
-import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
-import { ServerReflection, ServerReflectionRequestSchema, type ServerReflectionRequest } from "../../../gen/grpc/reflection/v1/reflection_pb.js";
-import { ServerReflection as ServerReflectionAlpha } from "../../../gen/grpc/reflection/v1alpha/reflection_pb.js";
+import { CustomersService } from "@files-and-fields/client/gen/customers/v1/customers_service_pb.js";
+import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
+import { ServerReflection, ServerReflectionRequestSchema, type ServerReflectionRequest } from "@files-and-fields/client/gen/grpc/reflection/v1/reflection_pb.js";
+import { ServerReflection as ServerReflectionAlpha } from "@files-and-fields/client/gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { answer, reflectionAccess, reflectionIndex } from "../../../src/rpc/reflection-service.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";
 

@@ -27,7 +27,7 @@ async function generatedServices(): Promise<DescService[]> {
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith("_pb.ts") ? [join(dir, e.name)] : []));
   const services: DescService[] = [];
-  for (const file of walk(join(import.meta.dirname, "../../../gen"))) {
+  for (const file of walk(join(import.meta.dirname, "../../../packages/client/gen"))) {
     const module = (await import(file)) as Record<string, unknown>;
     for (const value of Object.values(module)) if ((value as DescService | undefined)?.kind === "service") services.push(value as DescService);
   }

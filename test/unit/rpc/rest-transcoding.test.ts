@@ -5,7 +5,7 @@
  */
 import type { DescMethod } from "@bufbuild/protobuf";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
+import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
 import { matchRoute, type HttpRoute } from "../../../src/rpc/rest/http-routes.js";
 import { reasonOf, violationsOf } from "../../support/errors.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";

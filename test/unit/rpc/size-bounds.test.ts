@@ -12,10 +12,10 @@ import { field as fieldRulesOption } from "@bufbuild/protovalidate/gen/buf/valid
 import { Code } from "@connectrpc/connect";
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
-import { CustomFieldsService } from "../../../gen/customfields/v1/custom_fields_service_pb.js";
-import { OrganizationService } from "../../../gen/customfields/v1/organization_service_pb.js";
-import { CustomersService } from "../../../gen/customers/v1/customers_service_pb.js";
-import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
+import { CustomFieldsService } from "@files-and-fields/client/gen/customfields/v1/custom_fields_service_pb.js";
+import { OrganizationService } from "@files-and-fields/client/gen/customfields/v1/organization_service_pb.js";
+import { CustomersService } from "@files-and-fields/client/gen/customers/v1/customers_service_pb.js";
+import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
 import { isBoundsRule, jsonSizeRule } from "../../../src/rpc/interceptors/json-size-rules.js";
 import { firstSizeViolation } from "../../../src/rpc/interceptors/size-bounds.js";
 import { codePointsExceed, utf8BytesExceed } from "../../../src/rpc/interceptors/text-size.js";
@@ -106,7 +106,7 @@ describe("the size pre-check", () => {
   });
 });
 
-const GEN = path.resolve(import.meta.dirname, "../../../gen");
+const GEN = path.resolve(import.meta.dirname, "../../../packages/client/gen");
 
 /** Every request type of the contract (the services of gen/, third-party protos left out). */
 async function requestTypes(): Promise<DescMessage[]> {

@@ -4,7 +4,7 @@ import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from "@
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { pino } from "pino";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { FileStorageService } from "../../../gen/filestorage/v1/file_storage_service_pb.js";
+import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
 import { AppError } from "../../../src/domain/errors.js";
 import {
   ATTR_REQUEST_ID,

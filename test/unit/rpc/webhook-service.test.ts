@@ -6,7 +6,7 @@
 import { create } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import { beforeEach, describe, expect, it } from "vitest";
-import { WebhookService } from "../../../gen/filestorage/v1/webhooks_service_pb.js";
+import { WebhookService } from "@files-and-fields/client/gen/filestorage/v1/webhooks_service_pb.js";
 import { reasonOf, refusalOf, violationsOf } from "../../support/errors.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";
 

@@ -1,5 +1,5 @@
-import type { OrganizationProfile as ProfileMessage } from "../../gen/customfields/v1/organization_service_pb.js";
-import { profileContext } from "../domain/organization/profile.js";
+import type { OrganizationProfile as ProfileMessage } from "@files-and-fields/client/gen/customfields/v1/organization_service_pb.js";
+import { profileContext } from "../../../../src/domain/organization/profile.js";
 
 /**
  * The organization as the server's rule context holds it, from GetOrganizationProfile's answer.

@@ -1,5 +1,5 @@
-import { normalizeContentType } from "../domain/files/checks/content-types.js";
-import { objectClasses, objectClassNames, type ObjectClassRules } from "../domain/files/object-classes.js";
+import { normalizeContentType } from "../../../../src/domain/files/checks/content-types.js";
+import { objectClasses, objectClassNames, type ObjectClassRules } from "../../../../src/domain/files/object-classes.js";
 import { UploadError } from "./errors.js";
 
 /** The server's own class table and type comparison (same modules), so the browser refuses what initiate would. */

@@ -5,11 +5,11 @@
  */
 import { createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { CustomersService } from "../../gen/customers/v1/customers_service_pb.js";
-import { CustomFieldsService } from "../../gen/customfields/v1/custom_fields_service_pb.js";
-import { AuditService } from "../../gen/filestorage/v1/audit_service_pb.js";
-import { ProductsService } from "../../gen/products/v1/products_service_pb.js";
-import { FileStorageService } from "../../gen/filestorage/v1/file_storage_service_pb.js";
+import { CustomersService } from "@files-and-fields/client/gen/customers/v1/customers_service_pb.js";
+import { CustomFieldsService } from "@files-and-fields/client/gen/customfields/v1/custom_fields_service_pb.js";
+import { AuditService } from "@files-and-fields/client/gen/filestorage/v1/audit_service_pb.js";
+import { ProductsService } from "@files-and-fields/client/gen/products/v1/products_service_pb.js";
+import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
 
 export interface ApiClients {
   files: Client<typeof FileStorageService>;

@@ -1,9 +1,9 @@
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { FileStorageService } from "../../gen/filestorage/v1/file_storage_service_pb.js";
-import { ObjectClass, ObjectStatus, type StoredObject } from "../../gen/filestorage/v1/types_pb.js";
-import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
+import { ObjectClass, ObjectStatus, type StoredObject } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
+import { ErrorInfoSchema } from "@files-and-fields/client/gen/google/rpc/error_details_pb.js";
 import { ApiError } from "./errors.js";
 import type { ObjectStatusName, UploadTarget, UploadedObject } from "./types.js";
 import type { UploadApi } from "./upload-api.js";
