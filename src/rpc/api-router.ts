@@ -19,6 +19,7 @@ import { registerWebhookService } from "./handlers/webhook-service.js";
 import { registerHealthService } from "./health-service.js";
 import { registerReflectionService, type ReflectionAccess } from "./reflection-service.js";
 import { authInterceptor } from "./interceptors/auth-interceptor.js";
+import { PRODUCT_ERRORS, type FrontDoorErrorOptions } from "./front-door/error-info-option.js";
 import { deadlineInterceptor } from "./interceptors/deadline-interceptor.js";
 import { errorInterceptor } from "./interceptors/error-interceptor.js";
 import { requestIdInterceptor } from "./interceptors/request-id-interceptor.js";
@@ -71,7 +72,7 @@ export function apiRoutes(useCases: ApiUseCases, reflection?: ReflectionAccess):
  */
 export function apiRouterOptions(useCases: ApiUseCases, settings: ApiRouterSettings) {
   const { logger } = settings;
-  return frontDoorRouterOptions(settings, [
+  return frontDoorRouterOptions({ ...settings, ...PRODUCT_ERRORS }, [
     authInterceptor(settings.verify, (refusal) =>
       recordRefusal(useCases.files, { tenantId: refusal.tenantId, actorId: refusal.actorId, requestId: refusal.requestId }, refusal.objectId, refusal.action, refusal.reason).catch(
         (error: unknown) => logger.error({ err: error, refusal }, "audit: could not record a refused call"),
@@ -85,15 +86,17 @@ export function apiRouterOptions(useCases: ApiUseCases, settings: ApiRouterSetti
 /**
  * What every set of routes behind the front door runs with (the API's, and the conformance
  * suite's service in test/conformance): observers, errors, deadline and request id around the
- * routes' own `guards`, the body limit, the JSON options.
+ * routes' own `guards`, the body limit, the JSON options, and whether errors get an ErrorInfo
+ * (`fillErrorInfo`, said by each mount: error-info-option.ts), which createRpcHandler takes too.
  */
-export function frontDoorRouterOptions(settings: Pick<ApiRouterSettings, "logger" | "newRequestId" | "maxRequestBodyBytes" | "observers">, guards: Interceptor[]) {
+export function frontDoorRouterOptions(settings: Pick<ApiRouterSettings, "logger" | "newRequestId" | "maxRequestBodyBytes" | "observers"> & FrontDoorErrorOptions, guards: Interceptor[]) {
+  const { fillErrorInfo } = settings;
   const interceptors: Interceptor[] = [
     ...(settings.observers ?? []),
-    errorInterceptor(settings.logger),
+    errorInterceptor(settings.logger, { fillErrorInfo }),
     deadlineInterceptor(),
     requestIdInterceptor(settings.newRequestId),
     ...guards,
   ];
-  return { interceptors, readMaxBytes: settings.maxRequestBodyBytes, jsonOptions: { ...jsonWriteOptions, ignoreUnknownFields: false } };
+  return { interceptors, readMaxBytes: settings.maxRequestBodyBytes, jsonOptions: { ...jsonWriteOptions, ignoreUnknownFields: false }, fillErrorInfo };
 }

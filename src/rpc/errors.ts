@@ -19,8 +19,8 @@ function badRequest(error: AppError) {
   return { desc: BadRequestSchema, value: create(BadRequestSchema, { fieldViolations }) };
 }
 
-function fromAppError(error: AppError): ConnectError {
-  const details: { desc: DescMessage; value: Message }[] = [errorInfo(error.reason, error.metadata)];
+function fromAppError(error: AppError, withErrorInfo: boolean): ConnectError {
+  const details: { desc: DescMessage; value: Message }[] = withErrorInfo ? [errorInfo(error.reason, error.metadata)] : [];
   if (error.violations.length > 0) details.push(badRequest(error));
   return new ConnectError(error.message, reasonCodes[error.reason], undefined, details, error);
 }
@@ -29,13 +29,14 @@ function fromAppError(error: AppError): ConnectError {
  * Turns anything thrown by a handler into a ConnectError with an ErrorInfo detail. Unknown
  * errors become `internal` without leaking their message; the caller logs them. A ConnectError
  * that already carries details keeps exactly those: its thrower chose them (this code never
- * throws one: its errors are AppErrors, each with its ErrorInfo).
+ * throws one: its errors are AppErrors, each with its ErrorInfo). `withErrorInfo: false` (a
+ * mount whose service defines its errors to the byte: FrontDoorErrorOptions) adds none.
  */
-export function toConnectError(error: unknown): ConnectError {
-  if (isAppError(error)) return fromAppError(error);
+export function toConnectError(error: unknown, withErrorInfo = true): ConnectError {
+  if (isAppError(error)) return fromAppError(error, withErrorInfo);
   if (error instanceof ConnectError) {
-    if (error.details.length === 0) error.details.push(errorInfo(reasonForCode(error.code)));
+    if (withErrorInfo && error.details.length === 0) error.details.push(errorInfo(reasonForCode(error.code)));
     return error;
   }
-  return new ConnectError("internal error", Code.Internal, undefined, [errorInfo("INTERNAL")], error);
+  return new ConnectError("internal error", Code.Internal, undefined, withErrorInfo ? [errorInfo("INTERNAL")] : [], error);
 }

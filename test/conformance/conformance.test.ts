@@ -39,8 +39,6 @@ it("passes every server case of the Connect conformance suite but the known-fail
     path.join(here, "config.yaml"),
     "--known-failing",
     `@${path.join(here, "known-failing.txt")}`,
-    "--known-flaky",
-    `@${path.join(here, "known-flaky.txt")}`,
     // The reference clients hang on the cases that send a message over the server's limit (they
     // block writing it once the server has answered): a hung client takes every later case of its
     // server with it, so the suite is left out. The limit itself is tested by

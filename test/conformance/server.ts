@@ -2,7 +2,9 @@
  * The conformance server the runner starts (`connectconformance --mode server -- tsx
  * test/conformance/server.ts`): the suite's ConformanceService behind this project's own front
  * door, built as src/main/api.ts builds the API's (one listener for HTTP/1.1 and h2c, protocol
- * detection, the RPC handler's wire errors, the API's interceptors but auth, its HTTP limits).
+ * detection, the RPC handler's wire errors, the API's interceptors but auth, its HTTP limits),
+ * with one difference: the front door fills in no ErrorInfo (fillErrorInfo: false,
+ * src/rpc/front-door/error-info-option.ts), as each case defines the exact error it expects.
  * Reads a size-delimited ServerCompatRequest on stdin, answers a ServerCompatResponse on stdout;
  * logs go to stderr, which the runner shows beside a failing case.
  */
@@ -52,6 +54,8 @@ const routerOptions = frontDoorRouterOptions(
     // The suite's limit when it sets one: its cases check that a larger message is refused.
     maxRequestBodyBytes: request.messageReceiveLimit || DEFAULT_MAX_REQUEST_BODY_BYTES,
     observers: [metricsInterceptor(metrics.rpc)],
+    // The suite's service says which details each error carries: none added (the API adds its ErrorInfo).
+    fillErrorInfo: false,
   },
   // No auth: the suite's clients carry no token, and the service has no tenant.
   [validationInterceptor()],

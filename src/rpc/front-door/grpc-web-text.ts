@@ -35,17 +35,17 @@ function decodeQuanta(text: string): Buffer {
  * The request body decoded as it arrives. The spec lets a sender pad between chunks, so padding
  * may appear at any quantum's end; anything but base64 (line breaks aside) is a malformed request.
  */
-export async function* decodeGrpcWebText(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+export async function* decodeGrpcWebText(body: AsyncIterable<Uint8Array>, fillErrorInfo = true): AsyncGenerator<Uint8Array> {
   let pending = "";
   for await (const chunk of body) {
     pending += Buffer.from(chunk).toString("latin1").replace(/[\r\n\t ]/g, "");
-    if (!BASE64.test(pending)) throw toConnectError(new AppError("MALFORMED_REQUEST", "grpc-web-text request body is not base64"));
+    if (!BASE64.test(pending)) throw toConnectError(new AppError("MALFORMED_REQUEST", "grpc-web-text request body is not base64"), fillErrorInfo);
     const whole = pending.length - (pending.length % 4);
     if (whole === 0) continue;
     yield decodeQuanta(pending.slice(0, whole));
     pending = pending.slice(whole);
   }
-  if (pending.length > 0) throw toConnectError(new AppError("MALFORMED_REQUEST", "grpc-web-text request body ends inside a base64 quantum"));
+  if (pending.length > 0) throw toConnectError(new AppError("MALFORMED_REQUEST", "grpc-web-text request body ends inside a base64 quantum"), fillErrorInfo);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { ServerResponse, type IncomingMessage } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { Code, ConnectError, createConnectRouter, type ConnectRouter, type ConnectRouterOptions, type ContextValues } from "@connectrpc/connect";
 import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse } from "@connectrpc/connect-node";
@@ -7,6 +7,7 @@ import { errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import type { Logger } from "pino";
 import { frontDoorCodes, type FrontDoorReason } from "../error-codes.js";
+import type { FrontDoorErrorOptions } from "./error-info-option.js";
 import { jsonWriteOptions } from "../json-options.js";
 import { binaryContentType, decodeGrpcWebText, encodeGrpcWebText, isGrpcWebText, textContentType } from "./grpc-web-text.js";
 import {
@@ -24,7 +25,7 @@ import {
 type Req = IncomingMessage | Http2ServerRequest;
 type Res = ServerResponse | Http2ServerResponse;
 
-export interface RpcHandlerOptions extends ConnectRouterOptions {
+export interface RpcHandlerOptions extends ConnectRouterOptions, Partial<FrontDoorErrorOptions> {
   routes(router: ConnectRouter): void;
   contextValues?(req: Req): ContextValues;
   logger: Logger;
@@ -40,15 +41,15 @@ function wireOf(contentType: string | null): Wire {
 }
 
 /** A refusal before any handler: gRPC and gRPC-Web say it in their status (HTTP 200), Connect in its error body. */
-function refusal(wire: Wire, reason: FrontDoorReason, message: string, connectStatus: number): UniversalServerResponse {
-  const error = frontDoorError(message, frontDoorCodes[reason], reason);
+function refusal(wire: Wire, reason: FrontDoorReason, message: string, connectStatus: number, fill: boolean): UniversalServerResponse {
+  const error = frontDoorError(message, frontDoorCodes[reason], reason, fill);
   if (wire === "connect") {
     const body = errorToJsonBytes(error, jsonWriteOptions);
     const header = new Headers({ "content-type": "application/json", "content-length": String(body.byteLength) });
     return { status: connectStatus, header, body: iterable([body]) };
   }
   const status = setTrailerStatus(new Headers(), error);
-  specGrpcStatus(status);
+  specGrpcStatus(status, fill);
   if (wire === "grpc") {
     return { status: 200, header: new Headers({ "content-type": "application/grpc" }), body: iterable([]), trailer: status };
   }
@@ -62,23 +63,25 @@ function iterable(chunks: Uint8Array[]): AsyncIterable<Uint8Array> {
 }
 
 /** The answer with its errors in the form the protocol's spec and clients expect (wire-errors.ts). */
-async function specErrors(wire: Wire, res: UniversalServerResponse): Promise<UniversalServerResponse> {
+async function specErrors(wire: Wire, res: UniversalServerResponse, fill: boolean): Promise<UniversalServerResponse> {
   const header = res.header ?? new Headers();
   const contentType = header.get("content-type") ?? "";
-  if (res.status === 415 && wire === "connect" && !contentType) return refusal(wire, "UNSUPPORTED_MEDIA_TYPE", "content type not supported by this procedure; use application/json or application/proto", 415);
-  if (res.status === 405 && wire === "connect" && !contentType) return refusal(wire, "METHOD_NOT_ALLOWED", "HTTP method not allowed for this procedure", 405);
+  if (res.status === 415 && wire === "connect" && !contentType) return refusal(wire, "UNSUPPORTED_MEDIA_TYPE", "content type not supported by this procedure; use application/json or application/proto", 415, fill);
+  if (res.status === 405 && wire === "connect" && !contentType) return refusal(wire, "METHOD_NOT_ALLOWED", "HTTP method not allowed for this procedure", 405, fill);
   if (!res.body) return res;
-  if (/^application\/grpc-web/i.test(contentType)) return { ...res, body: fixingGrpcWebTrailers(res.body, header.get("grpc-encoding")) };
+  if (/^application\/grpc-web/i.test(contentType)) return { ...res, body: fixingGrpcWebTrailers(res.body, header.get("grpc-encoding"), fill) };
   if (/^application\/grpc/i.test(contentType)) {
-    if (header.get("grpc-status") !== null) specGrpcStatus(header);
-    return res.trailer ? { ...res, body: fixingGrpcTrailers(res.body, res.trailer) } : res;
+    if (header.get("grpc-status") !== null) specGrpcStatus(header, fill);
+    return res.trailer ? { ...res, body: fixingGrpcTrailers(res.body, res.trailer, fill) } : res;
   }
+  // Connect writes its errors as the spec says already: what is left to do is the ErrorInfo.
+  if (!fill) return res;
   if (/^application\/connect\+/i.test(contentType)) return { ...res, body: fixingConnectEndStream(res.body, header.get("connect-content-encoding")) };
   if (res.status !== 200 && /^application\/json/i.test(contentType)) return { ...res, body: iterable([await fixingConnectUnaryError(res.body, header)]) };
   return res;
 }
 
-async function answer(handlers: Map<string, UniversalHandler>, path: string, request: UniversalServerRequest): Promise<UniversalServerResponse> {
+async function answer(handlers: Map<string, UniversalHandler>, path: string, request: UniversalServerRequest, fill: boolean): Promise<UniversalServerResponse> {
   const contentType = request.header.get("content-type");
   const wire = wireOf(contentType);
   const text = isGrpcWebText(contentType);
@@ -86,11 +89,11 @@ async function answer(handlers: Map<string, UniversalHandler>, path: string, req
     // The runtime serves binary gRPC-Web only: the text form is translated on the way in and out.
     request.header.set("content-type", binaryContentType(contentType));
     request.header.delete("content-length");
-    request = { ...request, body: decodeGrpcWebText(request.body as AsyncIterable<Uint8Array>) };
+    request = { ...request, body: decodeGrpcWebText(request.body as AsyncIterable<Uint8Array>, fill) };
   }
   const handler = handlers.get(path);
-  const raw = handler ? await handler(request) : refusal(wire, "UNKNOWN_PROCEDURE", `unknown procedure ${path}`, 404);
-  const res = await specErrors(wire, raw);
+  const raw = handler ? await handler(request) : refusal(wire, "UNKNOWN_PROCEDURE", `unknown procedure ${path}`, 404, fill);
+  const res = await specErrors(wire, raw, fill);
   if (!text || !res.body) return res;
   const header = res.header ?? new Headers();
   header.set("content-type", textContentType(header.get("content-type") ?? "application/grpc-web+proto"));
@@ -98,20 +101,35 @@ async function answer(handlers: Map<string, UniversalHandler>, path: string, req
 }
 
 /**
+ * An HTTP/1.1 request answered before its body was read to the end (a message over the limit,
+ * refused from its envelope's length) closes its connection after the answer: the runtime has
+ * dropped the rest of the body, and a client that sent its next request on that connection would
+ * wait behind it until the request timeout (408). HTTP/2 streams do not share that fate.
+ */
+function closeIfUnread(req: Req, res: Res): void {
+  if (res instanceof ServerResponse && !req.complete) res.shouldKeepAlive = false;
+}
+
+/**
  * The RPC front door: connect-node's adapter (route lookup, Node request and response) with what
  * each protocol promises its clients added around the runtime: spec-encoded gRPC status messages,
- * an ErrorInfo on every error, UNIMPLEMENTED in gRPC's own terms for unknown procedures, Connect
- * error bodies for 404/405/415, and application/grpc-web-text.
+ * an ErrorInfo on every error (unless `fillErrorInfo` is false: error-info-option.ts),
+ * UNIMPLEMENTED in gRPC's own terms for unknown procedures, Connect error bodies for 404/405/415,
+ * and application/grpc-web-text.
  */
 export function createRpcHandler(options: RpcHandlerOptions): (req: Req, res: Res) => void {
-  const router = createConnectRouter({ acceptCompression: [compressionGzip, compressionBrotli], ...options });
+  const { fillErrorInfo = true, ...routerOptions } = options;
+  const router = createConnectRouter({ acceptCompression: [compressionGzip, compressionBrotli], ...routerOptions });
   options.routes(router);
   const handlers = new Map(router.handlers.map((h) => [h.requestPath, h]));
   return (req, res) => {
     const path = (req.url ?? "").split("?", 2)[0];
     const request = universalRequestFromNodeRequest(req, res, undefined, options.contextValues?.(req));
-    answer(handlers, path, request)
-      .then((response) => universalResponseToNodeResponse(response, res))
+    answer(handlers, path, request, fillErrorInfo)
+      .then((response) => {
+        closeIfUnread(req, res);
+        return universalResponseToNodeResponse(response, res);
+      })
       .catch((reason: unknown) => {
         if (ConnectError.from(reason).code === Code.Aborted) return;
         options.logger.error({ err: reason, path }, "rpc: could not answer");

@@ -13,7 +13,8 @@ import { encodeGrpcMessage } from "./grpc-message.js";
  * Errors as each protocol's spec writes them, whoever raised them. Handler errors already carry an
  * ErrorInfo (the error interceptor); errors the runtime raises before any interceptor (a body over
  * the limit, one that does not decode) get theirs here, from their code. An error that carries
- * details of its own keeps exactly those.
+ * details of its own keeps exactly those. `fill` false (FrontDoorErrorOptions.fillErrorInfo):
+ * no ErrorInfo is added, only the spec's encoding applies.
  */
 
 const ERROR_INFO = ErrorInfoSchema.typeName;
@@ -32,10 +33,10 @@ function inflate(data: Uint8Array, encoding: string | null): Uint8Array | undefi
 }
 
 /** grpc-status / grpc-message / grpc-status-details-bin, in trailers or a trailers-only header. */
-export function specGrpcStatus(fields: Headers): void {
+export function specGrpcStatus(fields: Headers, fill: boolean): void {
   const error = findTrailerError(fields);
   if (!error) return;
-  if (error.details.length === 0) {
+  if (fill && error.details.length === 0) {
     error.details.push(errorInfo(reasonForRuntimeError(error.code)));
     setTrailerStatus(fields, error);
   }
@@ -43,11 +44,11 @@ export function specGrpcStatus(fields: Headers): void {
 }
 
 /** A gRPC answer whose trailers are final once its body has been read to the end. */
-export async function* fixingGrpcTrailers(body: AsyncIterable<Uint8Array>, trailer: Headers): AsyncGenerator<Uint8Array> {
+export async function* fixingGrpcTrailers(body: AsyncIterable<Uint8Array>, trailer: Headers, fill: boolean): AsyncGenerator<Uint8Array> {
   try {
     yield* body;
   } finally {
-    specGrpcStatus(trailer);
+    specGrpcStatus(trailer, fill);
   }
 }
 
@@ -89,14 +90,14 @@ function connectEndStream(data: Uint8Array): Uint8Array {
 }
 
 /** A gRPC-Web trailer block: CRLF-separated fields, as connect-es writes and parses them. */
-function grpcWebTrailers(data: Uint8Array): Uint8Array {
+function grpcWebTrailers(data: Uint8Array, fill: boolean): Uint8Array {
   const fields = new Headers();
   for (const line of Buffer.from(data).toString("utf8").split("\r\n")) {
     const colon = line.indexOf(":");
     if (colon > 0) fields.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
   }
   if (fields.get("grpc-status") === null || fields.get("grpc-status") === "0") return data;
-  specGrpcStatus(fields);
+  specGrpcStatus(fields, fill);
   return trailerBlock(fields);
 }
 
@@ -135,8 +136,8 @@ async function* rewriteLastEnvelope(body: AsyncIterable<Uint8Array>, flag: numbe
   if (buffer.length > 0) yield buffer;
 }
 
-export function fixingGrpcWebTrailers(body: AsyncIterable<Uint8Array>, encoding: string | null): AsyncGenerator<Uint8Array> {
-  return rewriteLastEnvelope(body, GRPC_WEB_TRAILERS, encoding, grpcWebTrailers);
+export function fixingGrpcWebTrailers(body: AsyncIterable<Uint8Array>, encoding: string | null, fill: boolean): AsyncGenerator<Uint8Array> {
+  return rewriteLastEnvelope(body, GRPC_WEB_TRAILERS, encoding, (data) => grpcWebTrailers(data, fill));
 }
 
 export function fixingConnectEndStream(body: AsyncIterable<Uint8Array>, encoding: string | null): AsyncGenerator<Uint8Array> {
@@ -156,7 +157,7 @@ export async function fixingConnectUnaryError(body: AsyncIterable<Uint8Array>, h
   return fixed;
 }
 
-/** An error the front door raises itself, as a ConnectError with its ErrorInfo. */
-export function frontDoorError(message: string, code: Code, reason: string): ConnectError {
-  return new ConnectError(message, code, undefined, [errorInfo(reason)]);
+/** An error the front door raises itself, as a ConnectError with its ErrorInfo when the mount fills them in. */
+export function frontDoorError(message: string, code: Code, reason: string, fill: boolean): ConnectError {
+  return new ConnectError(message, code, undefined, fill ? [errorInfo(reason)] : []);
 }
