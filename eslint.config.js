@@ -52,7 +52,7 @@ const restrictedImports = [
     ],
   },
   {
-    files: ["src/adapters/**", "src/observability/**", "src/stack/**", "src/config.ts", "src/logger.ts", "workflows/activities/**"],
+    files: ["src/adapters/**", "src/observability/**", "src/stack/**", "src/config/**", "src/logger.ts", "workflows/activities/**"],
     patterns: [connectOnlyInRpc],
   },
   {
@@ -86,7 +86,7 @@ const zones = [
   {
     target: "src/app",
     from: "src",
-    except: ["./domain", "./app", "./config.ts"],
+    except: ["./domain", "./app", "./config"],
     message: "src/app imports src/domain and its own ports; adapters implement the ports and src/main wires them.",
   },
   { target: "src/app", from: "workflows", message: "src/app imports src/domain and its own ports, not workflows." },
@@ -100,8 +100,8 @@ const zones = [
   {
     target: "src/adapters",
     from: "src/app/**",
-    except: ["**/src/app/*/port.ts", "**/src/app/*/*-port.ts"],
-    message: "An adapter implements a port (src/app/<module>/port.ts, or <name>-port.ts where a module has several) and imports nothing else of src/app.",
+    except: ["**/src/app/**/port.ts"],
+    message: "An adapter implements a port (a port.ts under src/app: src/app/<module>/port.ts, or src/app/<module>/<caller>/port.ts) and imports nothing else of src/app.",
   },
   { target: "src/adapters", from: "src/rpc", message: "Adapters do not import src/rpc." },
   { target: ["src/adapters/*.ts", "src/adapters/!(temporal)/**"], from: "workflows", message: "Adapters do not import workflows." },
@@ -113,7 +113,7 @@ const zones = [
     message: "The Temporal adapters import the workflows' contract (definitions, search attributes, input types) only.",
   },
   {
-    target: ["src/domain", "src/app", "src/adapters", "src/observability", "src/stack", "src/config.ts", "src/logger.ts", "workflows"],
+    target: ["src/domain", "src/app", "src/adapters", "src/observability", "src/stack", "src/config", "src/logger.ts", "workflows"],
     from: "packages/client/gen",
     message: "Generated messages and service descriptors belong to src/rpc (and the clients).",
   },

@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import { writeAudit } from "../src/adapters/postgres/audit-store.js";
 import { inTransaction } from "../src/adapters/postgres/database-work.js";
 import { openDatabase } from "../src/adapters/postgres/orm.js";
-import type { Config } from "../src/config.js";
+import type { Config } from "../src/config/config.js";
 import { cpuDelta, cpuSnapshot } from "./proc-cpu.js";
 import { progress, sleep } from "./support.js";
 import { mean, throughput } from "./stats.js";

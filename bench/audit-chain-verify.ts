@@ -28,7 +28,7 @@ import { linkHash } from "../src/app/audit/chain/link-hash.js";
 import { signCheckpoint } from "../src/app/audit/checkpoints/sign-checkpoint.js";
 import { exportAuditEntries, type ExportItem } from "../src/app/audit/export-audit-entries.js";
 import { verifyAuditTrail } from "../src/app/audit/verify-audit-trail.js";
-import type { Config } from "../src/config.js";
+import type { Config } from "../src/config/config.js";
 import type { AuditFilter } from "../src/domain/audit/audit-query.js";
 import { ChainVerifier } from "../src/domain/audit/chain/chain-verifier.js";
 import { insertGeneratedEntries, LOAD_BATCH } from "./audit-entries.js";

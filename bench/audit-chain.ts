@@ -12,7 +12,7 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseConfig } from "../src/config.js";
+import { parseConfig } from "../src/config/config.js";
 import { measureBackfill, type Backfill } from "./audit-chain-backfill.js";
 import { measureInserts, WRITER_COUNTS, type InsertTurns } from "./audit-chain-inserts.js";
 import { measureUploads, UPLOAD_CLIENTS, type UploadTurns } from "./audit-chain-uploads.js";

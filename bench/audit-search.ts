@@ -8,7 +8,7 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { auditSearchSql } from "../src/adapters/postgres/audit-search-sql.js";
 import { openDatabase } from "../src/adapters/postgres/orm.js";
-import { parseConfig } from "../src/config.js";
+import { parseConfig } from "../src/config/config.js";
 import type { AuditQuery } from "../src/domain/audit/audit-query.js";
 import type { BenchGroup } from "./context.js";
 import { baseline, figure, type Figure } from "./figure.js";

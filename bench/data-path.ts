@@ -8,7 +8,7 @@
 import { httpSend } from "./http-send.js";
 import { randomBytes, randomUUID } from "node:crypto";
 import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
-import { parseConfig } from "../src/config.js";
+import { parseConfig } from "../src/config/config.js";
 import { createS3Client } from "../src/adapters/s3/s3-object-storage.js";
 import type { BenchGroup } from "./context.js";
 import { baseline, figure, type Figure } from "./figure.js";

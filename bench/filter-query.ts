@@ -5,7 +5,7 @@
  * alternate between the three, each in its own transaction (B needs SET LOCAL).
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { parseConfig } from "../src/config.js";
+import { parseConfig } from "../src/config/config.js";
 import { expressionIndexName } from "../src/adapters/postgres/custom-field-indexes.js";
 import { compileFilterSql, expressionIndexDdl, type SqlFragment } from "../src/adapters/postgres/custom-field-filter-sql.js";
 import { openDatabase } from "../src/adapters/postgres/orm.js";

@@ -6,7 +6,7 @@
  * deserve and whether rows and bucket objects agree one to one.
  */
 import { ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";
-import { parseConfig } from "../src/config.js";
+import { parseConfig } from "../src/config/config.js";
 import { createS3Client } from "../src/adapters/s3/s3-object-storage.js";
 import { csv, exe, pdf, png, svg } from "../test/fixtures/files/index.js";
 import type { BenchGroup } from "./context.js";

@@ -2,7 +2,7 @@
  * The REST API as a client calls it, without vitest (test/support/clients.ts reads the URL from
  * vitest's inject): the base URL is passed in.
  */
-import { DEVELOPMENT_JWT_SECRET } from "../src/config.js";
+import { DEVELOPMENT_JWT_SECRET } from "../src/config/auth.js";
 import { signDevelopmentToken } from "../src/rpc/dev-token.js";
 
 export interface Api {

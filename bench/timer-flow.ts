@@ -5,7 +5,7 @@
  * second here, so a few hundred; early ones expire while later ones are still being created.
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { parseConfig } from "../src/config.js";
+import { parseConfig } from "../src/config/config.js";
 import { openDatabase } from "../src/adapters/postgres/orm.js";
 import { csv } from "../test/fixtures/files/index.js";
 import type { StackContext } from "./context.js";

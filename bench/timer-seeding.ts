@@ -16,7 +16,7 @@ import v8 from "node:v8";
 import { ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { isGrpcServiceError, WorkflowNotFoundError, type Client } from "@temporalio/client";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { parseConfig, type Config } from "../src/config.js";
+import { parseConfig, type Config } from "../src/config/config.js";
 import { openDatabase } from "../src/adapters/postgres/orm.js";
 import { createS3Client } from "../src/adapters/s3/s3-object-storage.js";
 import { LifecycleClient } from "../src/adapters/temporal/lifecycle-client.js";

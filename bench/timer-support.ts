@@ -1,7 +1,7 @@
 /** What both modes of the timers group share: expiry waits, lags, histories, RSS samples. */
 import { Client, Connection } from "@temporalio/client";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { Config } from "../src/config.js";
+import type { Config } from "../src/config/config.js";
 import { baseline, figure, type Figure } from "./figure.js";
 import { mean } from "./stats.js";
 import { sleep } from "./support.js";

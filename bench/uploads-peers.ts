@@ -22,7 +22,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createS3Client } from "../src/adapters/s3/s3-object-storage.js";
-import { parseConfig } from "../src/config.js";
+import { parseConfig } from "../src/config/config.js";
 import { lifecycleWorkflowId } from "../src/domain/files/stored-object.js";
 import { findFreePort } from "../src/stack/free-port.js";
 import { ensureBinary } from "../src/stack/go-binaries.js";

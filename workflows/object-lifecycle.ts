@@ -8,6 +8,7 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from "@temporalio/workflow";
+import { removalBlocked } from "../src/domain/files/legal-hold.js";
 import { isOlderThan, type LifecycleState, phaseOf } from "../src/domain/files/lifecycle-state.js";
 import type { StoredObjectView } from "../src/domain/files/stored-object.js";
 import type { FaultPoint, LifecycleActivities } from "./activities/lifecycle-types.js";
@@ -105,7 +106,7 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
     }
     if (phase === "PENDING") {
       // Held: never abandoned while the hold lasts; a release signals.
-      const deadline = current.held ? undefined : current.retentionExpiresAt;
+      const deadline = removalBlocked({ legalHold: current.held }) ? undefined : current.retentionExpiresAt;
       const moved = await condition(() => stale || state !== current, deadline ? msUntil(deadline) : undefined);
       if (!moved) await expire();
       continue;
@@ -115,7 +116,7 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
       continue;
     }
     describe(current);
-    if (current.held || !current.retentionExpiresAt) {
+    if (removalBlocked({ legalHold: current.held }) || !current.retentionExpiresAt) {
       // Nothing to wait for: the workflow ends, and a later change starts it again.
       await condition(allHandlersFinished);
       if (!stale) return { outcome: "SETTLED", status: current.status };

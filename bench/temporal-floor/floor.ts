@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { WithStartWorkflowOperation } from "@temporalio/client";
-import { parseConfig } from "../../src/config.js";
+import { parseConfig } from "../../src/config/config.js";
 import { OBJECT_CLASS, OBJECT_STATUS, OWNER_ENTITY_TYPE, TENANT_ID } from "../../workflows/search-attributes.js";
 import { spawnLogged, waitForLine } from "../../test/support/process-supervisor.js";
 import { temporalClient } from "../timer-support.js";

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { DefaultLogger, NativeConnection, Runtime, Worker } from "@temporalio/worker";
 import { workflowBundlerOptions } from "../../src/adapters/temporal/workflow-bundle.js";
 import { pollerOptions } from "../../src/adapters/temporal/worker-pollers.js";
-import { parseConfig } from "../../src/config.js";
+import { parseConfig } from "../../src/config/config.js";
 
 const require = createRequire(import.meta.url);
 const config = parseConfig(process.env);

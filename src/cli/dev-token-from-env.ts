@@ -1,11 +1,13 @@
 /**
  * Development tokens for command-line tools (`npm run token`, the CLI): signed as an API in
- * development mode verifies them (src/config.ts). With the development secret anyone may sign,
+ * development mode verifies them (src/config/auth.ts). With the development secret anyone may sign,
  * since only a development-mode API accepts it; with a real AUTH_HS256_SECRET, only when
  * DEVELOPMENT_MODE=true asks for it. The token itself is the one the demo page signs
  * (src/rpc/dev-token.ts).
  */
-import { ConfigError, DEVELOPMENT_JWT_SECRET, isDevelopmentMode, parseAuth, type AuthConfig } from "../config.js";
+import { DEVELOPMENT_JWT_SECRET, parseAuth, type AuthConfig } from "../config/auth.js";
+import { ConfigError } from "../config/config-error.js";
+import { isDevelopmentMode } from "../config/development-mode.js";
 import { signDevelopmentToken } from "../rpc/dev-token.js";
 
 export interface DevTokenRequest {

@@ -5,7 +5,7 @@
  * under its old id among the retired ones (`npm run audit:keygen` prints both forms).
  */
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
-import type { AuditSigningKeys } from "../app/audit/chain-port.js";
+import type { AuditSigningKeys } from "../app/audit/port.js";
 import { ConfigError } from "./config-error.js";
 
 export interface AuditConfig {

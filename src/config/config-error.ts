@@ -1,7 +1,6 @@
 /**
- * A bad or missing setting, naming its variable. In a file of its own so that the sections of the
- * configuration parsed outside src/config.ts (src/config/*.ts) throw the same error without
- * importing config.ts, which imports them.
+ * A bad or missing setting, naming its variable. In a file of its own so that every section
+ * (src/config/*.ts) throws the same error without importing config.ts, which imports them.
  */
 export class ConfigError extends Error {
   constructor(readonly variable: string, problem: string) {

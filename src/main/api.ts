@@ -2,13 +2,14 @@ import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRouterTransport } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
-import { type Config, scanDeadlineSeconds } from "../config.js";
+import type { Config } from "../config/config.js";
+import { scanDeadlineSeconds } from "../config/scan.js";
 import type { Logger } from "../logger.js";
 import { openDatabase, migrate, pingDatabase } from "../adapters/postgres/orm.js";
 import { AuditChainReaderStore } from "../adapters/postgres/audit-chain-reader.js";
 import { PostgresAuditCheckpointStore } from "../adapters/postgres/audit-checkpoint-store.js";
 import { AuditTrailStore } from "../adapters/postgres/audit-trail-store.js";
-import { StoredObjectStore } from "../adapters/postgres/stored-object-store.js";
+import { ObjectCatalogStore } from "../adapters/postgres/object-catalog-store.js";
 import { readStoreSnapshot } from "../adapters/postgres/metrics-queries.js";
 import { readAuditCheckpointStates } from "../adapters/postgres/audit-checkpoint-states.js";
 import { openS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
@@ -74,7 +75,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
   ], { now: () => performance.now() });
   const trail = new AuditTrailStore(orm);
   const files: FileStorageDeps = {
-    store: new StoredObjectStore(orm),
+    store: new ObjectCatalogStore(orm),
     trail,
     storage,
     lifecycle,

@@ -7,7 +7,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { parseArgs } from "node:util";
 import { auditKeySettings } from "../config/audit.js";
-import { ConfigError } from "../config.js";
+import { ConfigError } from "../config/config-error.js";
 
 const { values } = parseArgs({ options: { "key-id": { type: "string" } } });
 const keyId = values["key-id"] ?? `audit-${new Date().toISOString().slice(0, 10)}`;

@@ -1,4 +1,4 @@
-import type { Config } from "../config.js";
+import type { Config } from "../config/config.js";
 import type { Logger } from "../logger.js";
 import { CustomFieldIndexBuilder } from "../adapters/postgres/custom-field-index-builder.js";
 import { openDatabase } from "../adapters/postgres/orm.js";

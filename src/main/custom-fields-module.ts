@@ -1,7 +1,7 @@
 import { createId } from "@paralleldrive/cuid2";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { v7 as uuidv7 } from "uuid";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config.js";
 import type { Logger } from "../logger.js";
 import { MemoryKeyValueStore } from "../adapters/cache/memory-key-value.js";
 import { RedisKeyValueStore } from "../adapters/cache/redis-key-value.js";
@@ -11,7 +11,7 @@ import { FieldDefinitionStore } from "../adapters/postgres/field-definition-stor
 import { OrganizationProfileStore } from "../adapters/postgres/organization-profile-store.js";
 import { DefinitionCache } from "../app/customfields/definition-cache.js";
 import type { CustomFieldsDeps } from "../app/customfields/deps.js";
-import { inProcessCustomFields } from "../app/customfields/custom-fields-port.js";
+import { inProcessCustomFields } from "../app/customfields/in-process-custom-fields.js";
 import type { KeyValueStore } from "../app/customfields/port.js";
 import type { CustomersDeps } from "../app/customers/deps.js";
 import type { ProductsDeps } from "../app/products/deps.js";

@@ -3,7 +3,10 @@
  * read from the environment: the database URL and the webhook secret keyring. A missing or bad
  * setting ends the process with the configuration error, as the servers' start does.
  */
-import { ConfigError, isDevelopmentMode, parseWebhookSecretKeys, readEnv, type WebhookSecretKeys } from "../config.js";
+import { ConfigError } from "../config/config-error.js";
+import { isDevelopmentMode } from "../config/development-mode.js";
+import { readEnv } from "../config/env.js";
+import { parseWebhookSecretKeys, type WebhookSecretKeys } from "../config/webhook-secret-keys.js";
 
 export function databaseCommandSettings(): { url: string; keys: WebhookSecretKeys } {
   const url = process.env.DATABASE_URL;

@@ -1,4 +1,5 @@
-import { DEVELOPMENT_JWT_SECRET, type Config } from "../config.js";
+import { DEVELOPMENT_JWT_SECRET } from "../config/auth.js";
+import type { Config } from "../config/config.js";
 import type { Logger } from "../logger.js";
 
 /** What DEVELOPMENT_MODE=true turned on in this configuration, for the start-up warning. */

@@ -1,4 +1,6 @@
-import { ConfigError, parseConfig, readEnv, type Config, type Env } from "../config.js";
+import { ConfigError } from "../config/config-error.js";
+import { parseConfig, type Config } from "../config/config.js";
+import { readEnv, type Env } from "../config/env.js";
 
 /** A bad or missing setting stops the process with one line naming the variable. */
 export function configOrExit(env: Env = readEnv()): Config {

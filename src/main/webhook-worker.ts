@@ -1,7 +1,7 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { NativeConnection, Worker, type WorkerOptions } from "@temporalio/worker";
 import { v7 as uuidv7 } from "uuid";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config.js";
 import type { Logger } from "../logger.js";
 import { logScheduleOutcome } from "./schedule-outcome-log.js";
 import { WebhookOutboxStore } from "../adapters/postgres/webhook-outbox-store.js";

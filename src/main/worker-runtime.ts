@@ -1,8 +1,10 @@
 import { bundleWorkflowCode, DefaultLogger, type LogEntry, type LogLevel, NativeConnection, Runtime, Worker } from "@temporalio/worker";
-import { type Config, scanDeadlineSeconds } from "../config.js";
+import type { Config } from "../config/config.js";
+import { scanDeadlineSeconds } from "../config/scan.js";
 import type { Logger } from "../logger.js";
 import { openDatabase } from "../adapters/postgres/orm.js";
-import { StoredObjectStore } from "../adapters/postgres/stored-object-store.js";
+import { LifecycleObjectStore } from "../adapters/postgres/lifecycle-object-store.js";
+import { SweepObjectStore } from "../adapters/postgres/sweep-object-store.js";
 import { openS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
 import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
 import { FaultInjector } from "../../workflows/activities/fault-injection.js";
@@ -57,7 +59,6 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
   const s3 = openS3ObjectStorage(config.storage);
   const { storage } = s3;
   const lifecycle = await LifecycleClient.connect(config, temporalClientInterceptors(tracing));
-  const objects = new StoredObjectStore(orm);
   const now = () => new Date();
   if (config.worker.schedules) {
     // The deployment is named by its main task queue: its replicas share it, another deployment's differs.
@@ -85,7 +86,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
     activities: {
       ...createLifecycleActivities(
         {
-          objects,
+          objects: new LifecycleObjectStore(orm),
           storage,
           retention: config.retention,
           inlineScanMaxBytes: config.scan.inlineMaxBytes,
@@ -104,7 +105,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
         config.worker.faultInjection ? new FaultInjector() : undefined,
       ),
       ...createSweepActivities({
-        objects,
+        objects: new SweepObjectStore(orm),
         storage,
         workflowRunning: (ref) => lifecycle.isRunning(ref),
         redrive: (ref) => lifecycle.retentionChanged(ref),

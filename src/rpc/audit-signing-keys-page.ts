@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { AuditSigningKeys } from "../app/audit/chain-port.js";
+import type { AuditSigningKeys } from "../app/audit/port.js";
 import type { RequestHandler } from "./http-server.js";
 
 /** Where anyone, without a token, finds the keys that verify audit checkpoints. */

@@ -1,7 +1,7 @@
 import type http from "node:http";
 import http2 from "node:http2";
 import type { Socket } from "node:net";
-import type { HttpLimitsConfig } from "../config.js";
+import type { HttpLimitsConfig } from "../config/http-limits.js";
 import { pingWhileQuiet } from "./http2-pings.js";
 
 const ms = (seconds: number) => seconds * 1000;

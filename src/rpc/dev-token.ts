@@ -1,5 +1,5 @@
 import { SignJWT } from "jose";
-import { DEVELOPMENT_TOKEN_AUDIENCE, DEVELOPMENT_TOKEN_ISSUER } from "../config.js";
+import { DEVELOPMENT_TOKEN_AUDIENCE, DEVELOPMENT_TOKEN_ISSUER } from "../config/auth.js";
 import { allPermissions } from "./permissions.js";
 
 export interface DevelopmentTokenClaims {

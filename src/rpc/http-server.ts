@@ -3,7 +3,7 @@ import http2, { type Http2ServerRequest, type Http2ServerResponse, type Http2Ses
 import net, { type AddressInfo, type Socket } from "node:net";
 import type { Logger } from "pino";
 import type { Readiness } from "../app/readiness.js";
-import type { HttpLimitsConfig } from "../config.js";
+import type { HttpLimitsConfig } from "../config/http-limits.js";
 import { withTraceIdSlot, type TraceIdSlot } from "../observability/trace-ids.js";
 import { closeIfSilent, enforceHttp1Limits, enforceHttp2Limits, http1Options, http2Options } from "./connection-limits.js";
 

@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyOptions } from "jose";
 import { AppError } from "../domain/errors.js";
-import type { AuthConfig } from "../config.js";
+import type { AuthConfig } from "../config/auth.js";
 import type { UserProfile } from "../domain/actor.js";
 import type { Principal } from "./principal.js";
 import { VerifiedTokenCache } from "./verified-token-cache.js";

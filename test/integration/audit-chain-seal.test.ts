@@ -9,7 +9,7 @@ import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { AuditChainReaderStore } from "../../src/adapters/postgres/audit-chain-reader.js";
 import { openDatabase } from "../../src/adapters/postgres/orm.js";
-import type { AuditCheckpointStore } from "../../src/app/audit/chain-port.js";
+import type { AuditCheckpointStore } from "../../src/app/audit/port.js";
 import { verifyAuditTrail } from "../../src/app/audit/verify-audit-trail.js";
 import { uniqueTenant } from "../support/clients.js";
 import { sql, stackConfig, withDb } from "../support/stack-access.js";

@@ -6,7 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { PutObjectLegalHoldCommand } from "@aws-sdk/client-s3";
 import { describe, expect, it } from "vitest";
-import { StoredObjectStore } from "../../src/adapters/postgres/stored-object-store.js";
+import { LifecycleObjectStore } from "../../src/adapters/postgres/lifecycle-object-store.js";
+import { ObjectCatalogStore } from "../../src/adapters/postgres/object-catalog-store.js";
 import { isExpired } from "../../src/domain/files/retention.js";
 import { isRestorable } from "../../src/domain/files/supersession.js";
 import { png } from "../fixtures/files/index.js";
@@ -113,7 +114,7 @@ describe("a restore racing an expiry", () => {
     const tenant = uniqueTenant();
     const outcomes: { owner: string; current: string; superseded: string; winner: "restore" | "expire" }[] = [];
     await withDb(async (orm) => {
-      const store = new StoredObjectStore(orm);
+      const [catalog, lifecycle] = [new ObjectCatalogStore(orm), new LifecycleObjectStore(orm)];
       const actor = { tenantId: tenant, actorId: "system" };
       for (let i = 0; i < 30; i++) {
         const [current, superseded] = [randomUUID(), randomUUID()];
@@ -132,8 +133,8 @@ describe("a restore racing an expiry", () => {
         const now = new Date();
         const settlement = { retentionPolicy: "PERMANENT", retentionExpiresAt: null, supersededExpiresAt: new Date(now.getTime() + 60_000) };
         // Either may reach the row lock first; which one goes first alternates so that both win some races.
-        const restoring = () => store.restore(actor, superseded, settlement, now, (c) => isRestorable(c, true));
-        const expiring = () => store.expire(actor, superseded, now, (c) => isExpired(c, now));
+        const restoring = () => catalog.restore(actor, superseded, settlement, now, (c) => isRestorable(c, true));
+        const expiring = () => lifecycle.expire(actor, superseded, now, (c) => isExpired(c, now));
         const [restored, expired] = i % 2 === 0 ? await Promise.all([restoring(), expiring()]) : await Promise.all([expiring(), restoring()]).then(([e, r]) => [r, e] as const);
         expect([restored !== undefined, expired], `race ${i}: exactly one of restore and expire won`).toSatisfy(([r, e]: boolean[]) => r !== e);
         outcomes.push({ owner, current, superseded, winner: restored !== undefined ? "restore" : "expire" });

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { migrate } from "../../src/adapters/postgres/orm.js";
 import { reencryptWebhookSecrets } from "../../src/adapters/postgres/webhook-secret-encryption.js";
 import { SecretCipher, secretContext, secretKeyId } from "../../src/adapters/webhooks/secret-cipher.js";
-import { parseWebhookSecretKeys } from "../../src/config.js";
+import { parseWebhookSecretKeys } from "../../src/config/webhook-secret-keys.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { sql, withDb } from "../support/stack-access.js";
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 import { webhookWorkflowId } from "../../workflows/activities/webhook-types.js";
 import { encryptPlainWebhookSecrets } from "../../src/adapters/postgres/webhook-secret-encryption.js";
 import { SecretCipher } from "../../src/adapters/webhooks/secret-cipher.js";
-import { parseWebhookSecretKeys } from "../../src/config.js";
+import { parseWebhookSecretKeys } from "../../src/config/webhook-secret-keys.js";
 import { csv, png } from "../fixtures/files/index.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { control } from "../support/control.js";

@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { parseConfig } from "../../src/config.js";
+import { parseConfig } from "../../src/config/config.js";
 import { pollerOptions } from "../../src/adapters/temporal/worker-pollers.js";
 import { ProcessSupervisor } from "../support/process-supervisor.js";
 

@@ -1,4 +1,4 @@
-import type { Env } from "../../src/config.js";
+import type { Env } from "../../src/config/env.js";
 
 /** The variables every configuration needs, pointing nowhere real: for tests of parseConfig. */
 export const REQUIRED_ENV: Env = {

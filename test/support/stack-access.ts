@@ -2,7 +2,7 @@ import { DeleteObjectCommand, HeadObjectCommand, ListObjectVersionsCommand, List
 import { Client, Connection } from "@temporalio/client";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { inject } from "vitest";
-import { parseConfig } from "../../src/config.js";
+import { parseConfig } from "../../src/config/config.js";
 import { openDatabase } from "../../src/adapters/postgres/orm.js";
 import { createS3Client } from "../../src/adapters/s3/s3-object-storage.js";
 

@@ -1,4 +1,3 @@
-import { type Actor, SYSTEM_ACTOR_ID } from "../../src/domain/actor.js";
 import { Context } from "@temporalio/activity";
 
 /**
@@ -12,7 +11,3 @@ export function workflowCorrelation(): string {
   return workflowExecution ? `workflow:${workflowExecution.workflowId}/${workflowExecution.runId}` : `activity:${activityId}`;
 }
 
-/** The system, acting for the workflow run of the current activity. */
-export function systemActor(tenantId: string): Actor {
-  return { tenantId, actorId: SYSTEM_ACTOR_ID, correlationId: workflowCorrelation() };
-}

@@ -1,7 +1,7 @@
 import { Context } from "@temporalio/activity";
 import { expireObject } from "../../src/app/files/lifecycle/expire-object.js";
 import { finishScan } from "../../src/app/files/lifecycle/finish-scan.js";
-import type { LifecyclePorts } from "../../src/app/files/lifecycle/lifecycle-ports.js";
+import type { LifecyclePorts } from "../../src/app/files/lifecycle/deps.js";
 import type { ObjectRef } from "../../src/domain/files/object-ref.js";
 import { scanStoredObject } from "../../src/app/files/lifecycle/scan-stored-object.js";
 import { loadLifecycleState } from "../../src/app/files/lifecycle/step-outcome.js";

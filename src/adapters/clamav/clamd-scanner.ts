@@ -6,7 +6,7 @@
  * only when the socket has taken the last (backpressure): a file is never held whole in memory.
  */
 import { connect } from "node:net";
-import type { MalwareScanCallOptions, MalwareScanner } from "../../app/files/malware-scanner-port.js";
+import type { MalwareScanCallOptions, MalwareScanner } from "../../app/files/lifecycle/port.js";
 import { parseScanReply, truncate } from "../../domain/files/malware/clamd-scan-reply.js";
 import { parseVersionReply } from "../../domain/files/malware/clamd-version.js";
 import { MalwareScannerError, type EngineVersion, type MalwareVerdict } from "../../domain/files/malware/malware-verdict.js";

@@ -1,5 +1,5 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { AuditChainReader, ChainHead } from "../../app/audit/chain-port.js";
+import type { AuditChainReader, ChainHead } from "../../app/audit/port.js";
 import type { ChainedEntry } from "../../domain/audit/chain/chain-link.js";
 import { chainedInOrder, unsealedInOrder } from "./chained-entries-sql.js";
 import { withDatabase } from "./database-work.js";

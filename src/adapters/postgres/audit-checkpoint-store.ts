@@ -1,6 +1,6 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { v7 as uuidv7 } from "uuid";
-import type { AuditCheckpointStore } from "../../app/audit/chain-port.js";
+import type { AuditCheckpointStore } from "../../app/audit/port.js";
 import type { Checkpoint } from "../../domain/audit/chain/chain-link.js";
 import { checkpointEntry } from "../../domain/audit/chain/checkpoint-entry.js";
 import type { Cursor } from "../../domain/pagination.js";

@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from "uuid";
 import type { AuditRecord, NewStoredObject, UploadSession } from "../../app/files/port.js";
 import { correlationOf } from "../../domain/actor.js";
+import { StoredObjectRow } from "./entities/stored-object.js";
 
 /**
  * Initiate as one statement: the object row, its upload session and UPLOAD_INITIATED. One round
@@ -51,4 +52,27 @@ export function initiateUploadStatement(object: NewStoredObject, session: Upload
     audit.result ?? "SUCCESS", audit.details === undefined ? null : JSON.stringify(audit.details), audit.at,
   ];
   return { sql: SQL, params };
+}
+
+/** The row as initiate stores it, for the answer (the statement returns nothing to map). */
+export function initiatedRow(object: NewStoredObject): StoredObjectRow {
+  return Object.assign(new StoredObjectRow(), {
+    id: object.id,
+    tenantId: object.tenantId,
+    storageKey: object.storageKey,
+    status: "PENDING_UPLOAD",
+    objectClass: object.objectClass,
+    ownerEntityType: object.ownerEntityType,
+    ownerEntityId: object.ownerEntityId,
+    originalFilename: object.originalFilename,
+    contentType: object.contentType,
+    fileSize: String(object.fileSize),
+    isCurrent: false,
+    retentionPolicy: "TEMP_UPLOAD_24H",
+    retentionExpiresAt: object.pendingDeadline,
+    workflowId: object.workflowId,
+    storageDeletePending: false,
+    createdAt: object.createdAt,
+    updatedAt: object.createdAt,
+  });
 }

@@ -1,6 +1,6 @@
 import { MikroORM, type Options } from "@mikro-orm/postgresql";
 import { Migrator } from "@mikro-orm/migrations";
-import type { DatabaseLimitsConfig } from "../../config.js";
+import type { DatabaseLimitsConfig } from "../../config/database-limits.js";
 import { AuditEntrySchema } from "./entities/audit-entry.js";
 import { CustomerSchema } from "./entities/customer.js";
 import { ProductSchema } from "./entities/product.js";

@@ -1,6 +1,6 @@
 import { raw } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import type { DeliveryEndpoint, FanOutPlan, NewDelivery, OutboxEntry, WebhookOutbox } from "../../app/webhooks/port.js";
+import type { DeliveryEndpoint, FanOutPlan, NewDelivery, OutboxEntry, WebhookOutbox } from "../../app/webhooks/delivery/port.js";
 import { NO_OBJECT_ID } from "../../domain/audit/chain/checkpoint-entry.js";
 import type { DeliveryRef, DeliveryStatus } from "../../domain/webhooks/delivery.js";
 import type { DeliveryCandidate, InFlight } from "../../domain/webhooks/fair-share.js";

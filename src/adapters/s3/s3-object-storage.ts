@@ -11,9 +11,9 @@ import {
   S3ServiceException,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import type { StorageConfig } from "../../config.js";
+import type { StorageConfig } from "../../config/storage.js";
 import { AppError } from "../../domain/errors.js";
-import type { ObjectStorage, PresignedUpload, UploadBinding } from "../../domain/files/object-storage.js";
+import type { ObjectStorage, PresignedUpload, UploadBinding } from "../../app/files/port.js";
 import { contentDisposition } from "./content-disposition.js";
 
 function hexToBase64(hex: string): string {

@@ -11,7 +11,7 @@ import {
   isGrpcServiceError,
 } from "@temporalio/client";
 import { ApplicationFailure, NamespaceNotFoundError } from "@temporalio/common";
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/config.js";
 import { AppError, type ErrorReason } from "../../domain/errors.js";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import { lifecycleWorkflowId } from "../../domain/files/stored-object.js";

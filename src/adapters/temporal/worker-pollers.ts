@@ -1,5 +1,6 @@
 import type { WorkerOptions } from "@temporalio/worker";
-import type { PollerSettings, WorkerConfig } from "../../config.js";
+import type { PollerSettings } from "../../config/pollers.js";
+import type { WorkerConfig } from "../../config/worker.js";
 
 export type PollerOptions = Required<Pick<WorkerOptions, "workflowTaskPollerBehavior" | "activityTaskPollerBehavior">>;
 

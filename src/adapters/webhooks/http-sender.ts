@@ -2,7 +2,7 @@ import { request as httpRequest, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { parseWebhookUrl, refusedAddress } from "../../domain/webhooks/url-policy.js";
-import type { SendResult, WebhookSender } from "../../app/webhooks/port.js";
+import type { SendResult, WebhookSender } from "../../app/webhooks/delivery/port.js";
 import { resolveHost, type ResolveHost } from "./resolve-host.js";
 
 class RefusedAddress extends Error {}

@@ -1,6 +1,5 @@
 import type { ChainProblem } from "../../domain/audit/chain/chain-link.js";
-import type { AuditChainReader, AuditCheckpointStore, AuditSigningKeys } from "./chain-port.js";
-import type { AuditTrail } from "./port.js";
+import type { AuditChainReader, AuditCheckpointStore, AuditSigningKeys, AuditTrail } from "./port.js";
 
 /** What the audit use cases reach: the trail, its hash chain, the checkpoints and their keys. */
 export interface AuditDeps {

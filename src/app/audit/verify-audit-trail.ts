@@ -1,7 +1,7 @@
 import { type ChainReport, GENESIS_HASH } from "../../domain/audit/chain/chain-link.js";
 import { ChainVerifier } from "../../domain/audit/chain/chain-verifier.js";
 import { nodeChainCrypto } from "./chain/chain-crypto.js";
-import type { AuditChainReader, AuditCheckpointStore, AuditSigningKeys } from "./chain-port.js";
+import type { AuditChainReader, AuditCheckpointStore, AuditSigningKeys } from "./port.js";
 
 /** What the chain's first entry follows: a range from the start must begin there (its first entries deleted show). */
 const GENESIS = { sequence: 0, hash: GENESIS_HASH };

@@ -1,6 +1,6 @@
 import type { Actor } from "../../domain/actor.js";
 import type { CallScope } from "../../domain/call-scope.js";
-import { createEntity } from "../customfields/entity-custom-fields.js";
+import { createEntity } from "../entities/entity-custom-fields.js";
 import { CUSTOMER, type CustomersDeps } from "./deps.js";
 import type { Customer } from "./port.js";
 

@@ -1,4 +1,4 @@
-import type { CustomFieldEntityDeps, EntityKind } from "../customfields/entity-custom-fields.js";
+import type { CustomFieldEntityDeps, EntityKind } from "../entities/entity-custom-fields.js";
 import type { CustomerExactFilter, CustomerFields } from "./port.js";
 
 /** Customers' custom fields are defined under the entity type "Customer". */

@@ -1,5 +1,5 @@
 import type { Actor } from "../../domain/actor.js";
-import { findEntityOrFail } from "../customfields/entity-custom-fields.js";
+import { findEntityOrFail } from "../entities/entity-custom-fields.js";
 import { CUSTOMER, type CustomersDeps } from "./deps.js";
 import type { Customer } from "./port.js";
 

@@ -1,5 +1,5 @@
 import type { Actor } from "../../domain/actor.js";
-import { updateEntity, type EntityUpdate } from "../customfields/entity-custom-fields.js";
+import { updateEntity, type EntityUpdate } from "../entities/entity-custom-fields.js";
 import { CUSTOMER, type CustomersDeps } from "./deps.js";
 import type { Customer, CustomerFields } from "./port.js";
 

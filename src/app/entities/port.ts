@@ -1,7 +1,11 @@
 /**
- * The store every entity module with custom fields needs (Customers, Products, ...), in domain
- * terms; one generic adapter implements it for any table (src/adapters/postgres/custom-field-entity-store.ts).
+ * What the entity use cases (entity-custom-fields.ts, shared by Customers, Products, ...) need, in
+ * domain terms: their store, which one generic adapter implements for any table
+ * (src/adapters/postgres/custom-field-entity-store.ts), and the custom fields service
+ * (in process: src/app/customfields/in-process-custom-fields.ts).
  */
+import type { Actor } from "../../domain/actor.js";
+import type { RuleContext } from "../../domain/customfields/conditions.js";
 import type { ParsedFilter } from "../../domain/customfields/filters.js";
 import type { Cursor } from "../../domain/pagination.js";
 
@@ -32,3 +36,16 @@ export interface CustomFieldEntityStore<F, X> {
   list(tenantId: string, query: CustomFieldEntityQuery<X>, after: Cursor | undefined, limit: number): Promise<CustomFieldEntity<F>[]>;
 }
 
+/**
+ * The three integration calls of the custom fields service, as an entity module uses them. A
+ * module in this process takes inProcessCustomFields(); one in another process would implement
+ * the same interface with the generated client. Either way the same use cases answer.
+ */
+export interface CustomFieldsPort {
+  /** Defaults, the caller's values merged over them, validation of every field. */
+  resolveForCreate(actor: Actor, entityType: string, values: unknown, context: RuleContext): Promise<Record<string, unknown>>;
+  /** Validation (and coercion) of the supplied values only. */
+  validateForUpdate(actor: Actor, entityType: string, values: unknown, context: RuleContext): Promise<Record<string, unknown>>;
+  /** `fieldKey__op=value` parameters as a typed filter; unknown keys or operators are refused. */
+  parseFilters(actor: Actor, entityType: string, query: Readonly<Record<string, string>>): Promise<ParsedFilter>;
+}

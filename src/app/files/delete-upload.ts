@@ -6,8 +6,8 @@ import { finishStorageDelete } from "./lifecycle/storage-delete.js";
 /**
  * Soft-deletes the row, then hard-deletes the bucket object. If the storage delete fails, the
  * row stays marked and the sweep finishes the job: the client's answer does not depend on it.
- * A delete refused by a legal hold is audited as a FAILURE (once per request id): an attempt to
- * remove held evidence is what a compliance review looks for.
+ * A delete refused by a legal hold (domain/files/legal-hold.ts) is audited as a FAILURE (once per
+ * request id): an attempt to remove held evidence is what a compliance review looks for.
  */
 export async function deleteUpload(deps: FileStorageDeps, actor: Actor, objectId: string): Promise<void> {
   const outcome = await deps.store.softDelete(actor, objectId, deps.now());

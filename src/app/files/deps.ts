@@ -1,14 +1,14 @@
 import type { Actor } from "../../domain/actor.js";
-import type { RetentionConfig, StorageConfig } from "../../config.js";
+import type { RetentionConfig } from "../../config/retention.js";
+import type { StorageConfig } from "../../config/storage.js";
 import type { AuditTrail } from "../audit/port.js";
-import type { ObjectLifecycle, StoredObjects } from "./port.js";
+import type { ObjectCatalog, ObjectLifecycle, ObjectStorage } from "./port.js";
 import { AppError } from "../../domain/errors.js";
-import type { ObjectStorage } from "../../domain/files/object-storage.js";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
 
 /** What the file storage use cases need; wired in src/main. */
 export interface FileStorageDeps {
-  store: StoredObjects;
+  store: ObjectCatalog;
   trail: AuditTrail;
   storage: ObjectStorage;
   lifecycle: ObjectLifecycle;

@@ -1,6 +1,6 @@
 import type { Actor } from "../../domain/actor.js";
 import { ensureBeforeDeadline, type CallScope } from "../../domain/call-scope.js";
-import type { PresignedUpload } from "../../domain/files/object-storage.js";
+import type { PresignedUpload } from "./port.js";
 import { retentionDeadline } from "../../domain/files/retention.js";
 import { storageKeyFor } from "../../domain/files/storage-key.js";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";

@@ -4,8 +4,8 @@ import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import { findOrFail, type FileStorageDeps } from "./deps.js";
 
 /**
- * Holds live in the row (checked by every delete and expiry statement) and, where the bucket
- * has Object Lock, on the bucket object too. The workflow is told so its timer re-arms.
+ * Places or releases a hold: on the row, then mirrored onto the bucket object, and the workflow is
+ * told so its timer re-arms. What a hold does is stated in domain/files/legal-hold.ts.
  */
 export async function setLegalHold(
   deps: FileStorageDeps,

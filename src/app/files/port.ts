@@ -1,11 +1,8 @@
 import type { Actor } from "../../domain/actor.js";
 import type { Cursor } from "../../domain/pagination.js";
 import type { ObjectRef } from "../../domain/files/object-ref.js";
-import type { ExpiryCandidate } from "../../domain/files/retention.js";
-import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
 import type { RestoreCandidate } from "../../domain/files/supersession.js";
-import type { UploadMismatch } from "../../domain/files/upload-verification.js";
-import type { AuditActionName, ObjectRecord, ScanResultView, StoredObjectView } from "../../domain/files/stored-object.js";
+import type { AuditActionName, ObjectRecord, StoredObjectView } from "../../domain/files/stored-object.js";
 
 export interface ListFilter {
   ownerEntityType?: string;
@@ -13,24 +10,6 @@ export interface ListFilter {
   isCurrent?: boolean;
   objectClass?: string;
   status?: string;
-}
-
-/** A deleted row the sweep still owes a storage delete, with its keyset position. */
-export interface PendingStorageDelete {
-  tenantId: string;
-  id: string;
-  deletedAt: Date;
-}
-
-export interface StorageDeleteFailure {
-  message: string;
-  maxFailedRuns: number;
-  at: Date;
-}
-
-export interface RecordedFailure {
-  failedRuns: number;
-  abandoned: boolean;
 }
 
 export interface AuditRecord {
@@ -73,23 +52,15 @@ export interface NewStoredObject {
   createdAt: Date;
 }
 
-/** What a transition that may make a photo or logo current reports. */
-export interface Settled {
-  changed: boolean;
-  /** Objects that stopped being current: their workflows must re-arm their timers. */
-  superseded: string[];
-  /** The object as the step left it, where the write answered it (saves the read after). */
-  record?: ObjectRecord;
-}
-
 /**
- * The files store in domain terms. Every method is scoped by tenant (but the sweep's), and every
- * state change states its precondition in the write itself and writes its audit entry in the
- * same transaction: repeating a call after it succeeded changes nothing and answers `false`.
+ * The API's object catalog: what the upload use cases read and change. Every method is scoped by
+ * tenant, and every state change states its precondition in the write itself and writes its audit
+ * entry in the same transaction: repeating a call after it succeeded changes nothing. The
+ * lifecycle's rows are in lifecycle/port.ts, the sweep's in sweep/port.ts.
  */
-export interface StoredObjects {
+export interface ObjectCatalog {
   findLive(tenantId: string, id: string): Promise<StoredObjectView | undefined>;
-  /** Soft-deleted rows too: the lifecycle must see why its object is gone. */
+  /** Soft-deleted rows too: a refusal is audited on an object whatever its state. */
   findRecord(tenantId: string, id: string): Promise<ObjectRecord | undefined>;
   latestSession(tenantId: string, objectId: string): Promise<UploadSession | undefined>;
   /** Who initiated the object: the actor of its first upload session (a refresh adds later ones). */
@@ -102,16 +73,7 @@ export interface StoredObjects {
    */
   createInitiated(object: NewStoredObject, session: UploadSession, audit: AuditRecord, maxPending: number): Promise<StoredObjectView | undefined>;
   addSession(session: UploadSession, audit: AuditRecord): Promise<boolean>;
-  /** PENDING_UPLOAD → SCANNING. */
-  markCompleted(actor: Actor, id: string, md5: string, now: Date): Promise<boolean>;
-  /** PENDING_UPLOAD → READY/REJECTED in one step: complete with an inline scan. */
-  completeAndSettle(actor: Actor, id: string, md5: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled>;
-  /** SCANNING → READY/REJECTED. */
-  finishScan(actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled>;
-  /** A failed verification of a PENDING_UPLOAD object: soft-deleted, the bucket delete owed. */
-  failUpload(actor: Actor, id: string, reason: UploadMismatch["reason"], details: Record<string, unknown>, now: Date): Promise<boolean>;
-  /** Soft-deletes when `isDue` holds for the row as it is under its lock. */
-  expire(actor: Actor, id: string, now: Date, isDue: (candidate: ExpiryCandidate) => boolean): Promise<boolean>;
+  /** "held": refused by the legal hold (domain/files/legal-hold.ts), nothing written. */
   softDelete(actor: Actor, id: string, now: Date): Promise<"deleted" | "held" | "missing">;
   setHold(actor: Actor, id: string, hold: { reason: string } | null, now: Date): Promise<"changed" | "unchanged" | "missing">;
   /**
@@ -125,28 +87,11 @@ export interface StoredObjects {
     now: Date,
     canRestore: (candidate: RestoreCandidate) => boolean,
   ): Promise<string[] | undefined>;
+  /** The bucket delete a user delete owes is done (see lifecycle/storage-delete.ts). */
   markStorageDeleted(tenantId: string, id: string): Promise<void>;
   audit(record: AuditRecord): Promise<void>;
   /** Writes the entry unless one with the same object, action, result and correlation id exists (a retried call or activity). */
   auditOnce(record: AuditRecord): Promise<void>;
-
-  /** Sweep, across tenants: live rows whose deadline passed (a pre-filter; `expire` decides). */
-  overdue(now: Date, limit: number, after?: Cursor): Promise<ObjectRecord[]>;
-  /** Sweep: objects SCANNING since before `uploadedBefore` (their scan should have ended). */
-  stuckScans(uploadedBefore: Date, limit: number): Promise<ObjectRecord[]>;
-  /**
-   * Deleted rows whose bucket object is still there, in (deletedAt, id) order after `after`:
-   * rows the sweep gave up on are left out, and so are those that already failed in the run
-   * `skipFailedIn` (the sweep's own correlation).
-   */
-  pendingStorageDeletes(limit: number, after: Cursor | undefined, skipFailedIn: string): Promise<PendingStorageDelete[]>;
-  /**
-   * Counts a failed storage delete against the row, once per run (the actor's correlation), and
-   * gives up on it at `maxFailedRuns`; audits the first failure and the give-up. Undefined when
-   * this run had already counted it (or the delete is no longer owed).
-   */
-  recordStorageDeleteFailure(actor: Actor, id: string, failure: StorageDeleteFailure): Promise<RecordedFailure | undefined>;
-  liveStorageKeys(keys: string[]): Promise<Set<string>>;
 }
 
 export interface LifecycleStart {
@@ -175,4 +120,74 @@ export interface ObjectLifecycle {
   complete(ref: ObjectRef, args: CompleteArgs): Promise<StoredObjectView>;
   /** The object's persisted state changed outside its workflow: it re-reads it. */
   retentionChanged(ref: ObjectRef): Promise<void>;
+}
+
+export interface PresignedUpload {
+  url: string;
+  expiresAt: Date;
+  /** Headers (name to value) the PUT must carry exactly: they are part of the signature. */
+  headers: Record<string, string>;
+}
+
+export interface UploadBinding {
+  key: string;
+  contentType: string;
+  contentLength: number;
+  /** Hex MD5 the bytes must have; bound as Content-MD5. */
+  md5Hex?: string;
+  /** Hex SHA-256 the bytes must have; bound as x-amz-checksum-sha256. */
+  sha256Hex?: string;
+  expiresInSeconds: number;
+}
+
+export interface StoredObjectHead {
+  size: number;
+  contentType?: string;
+  /** The ETag without quotes; the MD5 of the bytes for single-part unencrypted-by-KMS uploads. */
+  etag?: string;
+  lastModified?: Date;
+}
+
+export interface DownloadBinding {
+  key: string;
+  filename: string;
+  disposition: "attachment" | "inline";
+  contentType: string;
+  expiresInSeconds: number;
+}
+
+export interface BucketObject {
+  key: string;
+  lastModified: Date;
+}
+
+/** The first bytes of a stored object with what the same read tells of the whole object. */
+export interface StoredObjectPrefix {
+  bytes: Uint8Array;
+  /** Size of the whole object. */
+  size: number;
+  /** The ETag without quotes (see StoredObjectHead). */
+  etag?: string;
+}
+
+/**
+ * What the service needs of an S3-compatible bucket (src/adapters/s3 implements it): the API's
+ * use cases, the lifecycle and the sweep each take the methods they call.
+ */
+export interface ObjectStorage {
+  presignUpload(binding: UploadBinding, now: Date): Promise<PresignedUpload>;
+  presignDownload(binding: DownloadBinding, now: Date): Promise<{ url: string; expiresAt: Date }>;
+  head(key: string): Promise<StoredObjectHead | undefined>;
+  readRange(key: string, offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * One ranged read of the first `length` bytes that also answers the object's size and ETag
+   * (from Content-Range), so complete needs no separate HEAD; undefined when nothing is stored.
+   */
+  readPrefix(key: string, length: number): Promise<StoredObjectPrefix | undefined>;
+  stream(key: string): AsyncIterable<Uint8Array>;
+  /** Idempotent: deleting a missing key succeeds. */
+  delete(key: string): Promise<void>;
+  setLegalHold(key: string, on: boolean): Promise<void>;
+  list(prefix: string, startAfter?: string): Promise<{ objects: BucketObject[]; nextStartAfter?: string }>;
+  ping(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import type { Actor } from "../../domain/actor.js";
 import { AppError } from "../../domain/errors.js";
-import type { PresignedUpload } from "../../domain/files/object-storage.js";
+import type { PresignedUpload } from "./port.js";
 import { findOrFail, type FileStorageDeps } from "./deps.js";
 import { requireUploadInitiator } from "./require-upload-initiator.js";
 import { newUploadSession } from "./upload-session.js";

@@ -1,4 +1,4 @@
-import type { PresignedUpload } from "../../domain/files/object-storage.js";
+import type { PresignedUpload } from "./port.js";
 import type { UploadSession } from "./port.js";
 
 export interface SessionSpec {

@@ -1,5 +1,5 @@
 import type { Actor } from "../../domain/actor.js";
-import { createEntity } from "../customfields/entity-custom-fields.js";
+import { createEntity } from "../entities/entity-custom-fields.js";
 import { PRODUCT, type ProductsDeps } from "./deps.js";
 import type { Product, ProductFields } from "./port.js";
 

@@ -1,5 +1,5 @@
 import type { Actor } from "../../domain/actor.js";
-import { findEntityOrFail } from "../customfields/entity-custom-fields.js";
+import { findEntityOrFail } from "../entities/entity-custom-fields.js";
 import { PRODUCT, type ProductsDeps } from "./deps.js";
 import type { Product } from "./port.js";
 

@@ -1,5 +1,5 @@
 import type { Actor } from "../../domain/actor.js";
-import { listEntities, type EntityListInput, type EntityPage } from "../customfields/entity-custom-fields.js";
+import { listEntities, type EntityListInput, type EntityPage } from "../entities/entity-custom-fields.js";
 import { PRODUCT, type ProductsDeps } from "./deps.js";
 import type { ProductExactFilter, ProductFields } from "./port.js";
 

@@ -1,6 +1,6 @@
 /**
  * The bounds on what one tenant's definitions and one caller's values may cost, set from
- * configuration (src/config.ts) and passed down to the rules that enforce them.
+ * configuration (src/config/custom-field-limits.ts) and passed down to the rules that enforce them.
  */
 import { DEFAULT_FORMULA_LIMITS, type FormulaLimits } from "./formula-budget.js";
 import { DEFAULT_PATTERN_LIMITS, type PatternLimits } from "./pattern.js";

@@ -1,3 +1,4 @@
+import { removalBlocked } from "./legal-hold.js";
 import type { RetentionPolicyName } from "./object-classes.js";
 
 /** Durations of the auto-cleanup policies, in seconds; configuration shortens them in tests. */
@@ -41,11 +42,11 @@ export interface ExpiryCandidate {
 }
 
 /**
- * The cleanup rule: deadline reached, no hold, not a permanent policy, not yet deleted, and not
+ * The cleanup rule: deadline reached, no hold (legal-hold.ts), not a permanent policy, not yet deleted, and not
  * a completed upload waiting for its scan (it is not abandoned, whatever its pending deadline).
  */
 export function isExpired(candidate: ExpiryCandidate, now: Date): boolean {
-  if (candidate.deleted || candidate.legalHold || candidate.status === "SCANNING") return false;
+  if (candidate.deleted || removalBlocked(candidate) || candidate.status === "SCANNING") return false;
   if (PERMANENT_POLICIES.includes(candidate.retentionPolicy)) return false;
   return !!candidate.retentionExpiresAt && candidate.retentionExpiresAt.getTime() <= now.getTime();
 }

@@ -27,11 +27,3 @@ export function missingUpload(latestUrlExpiresAt: Date | undefined, now: Date): 
     ? { reason: "UPLOAD_URL_EXPIRED", message: "the upload URL expired before the file was uploaded; refresh the URL or initiate again" }
     : { reason: "UPLOAD_MISSING", message: "no file has been uploaded to the upload URL yet" };
 }
-
-/**
- * A mismatched upload is removed, unless a legal hold protects it: then it stays, pending, and
- * the refusal is all that happens (the hold wins over every delete path).
- */
-export function mismatchRemovesFile(held: boolean): boolean {
-  return !held;
-}

@@ -1,6 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { timestampFromDate, type FieldMask } from "@bufbuild/protobuf/wkt";
-import type { EntityUpdate } from "../../app/customfields/entity-custom-fields.js";
+import type { EntityUpdate } from "../../app/entities/entity-custom-fields.js";
 import type { CustomFieldEntityBase } from "../../app/entities/port.js";
 import { validationFailed, type FieldViolation } from "../../domain/errors.js";
 import { readUpdateMask } from "../update-mask.js";

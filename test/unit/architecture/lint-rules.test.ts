@@ -96,6 +96,13 @@ const forbidden: Planted[] = [
     message: "Activities call use cases through ports",
   },
   {
+    what: "an adapter importing a use case (it implements a port and imports nothing else of src/app)",
+    file: "src/adapters/postgres/webhook-outbox-store.ts",
+    code: `import { planDeliveries } from "../../app/webhooks/delivery/plan-deliveries.js";`,
+    rule: ZONES,
+    message: "An adapter implements a port",
+  },
+  {
     what: "an activity importing src/rpc",
     file: "workflows/activities/webhook-activities.ts",
     code: `import { storedObjectJson } from "../../src/rpc/stored-object-json.js";`,
@@ -186,7 +193,12 @@ const permitted: Omit<Planted, "rule" | "message">[] = [
   {
     what: "an activity: use cases and their ports",
     file: "workflows/activities/webhook-activities.ts",
-    code: `import type { WebhookOutbox } from "../../src/app/webhooks/port.js";\nimport { expireObject } from "../../src/app/files/lifecycle/expire-object.js";`,
+    code: `import type { WebhookOutbox } from "../../src/app/webhooks/delivery/port.js";\nimport { sendDelivery } from "../../src/app/webhooks/delivery/send-delivery.js";`,
+  },
+  {
+    what: "an adapter: the port it implements, a caller folder's port.ts included",
+    file: "src/adapters/postgres/webhook-outbox-store.ts",
+    code: `import type { WebhookOutbox } from "../../app/webhooks/delivery/port.js";\nimport type { AuditTrail } from "../../app/audit/port.js";`,
   },
   {
     what: "src/rpc: Connect, the contract, use cases",

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AuditCheckpointStore } from "../../../src/app/audit/chain-port.js";
 import { exportAuditEntries, type ExportItem } from "../../../src/app/audit/export-audit-entries.js";
-import type { AuditEntryView, AuditTrail } from "../../../src/app/audit/port.js";
+import type { AuditCheckpointStore, AuditEntryView, AuditTrail } from "../../../src/app/audit/port.js";
 import type { AuditQuery } from "../../../src/domain/audit/audit-query.js";
 import type { Checkpoint } from "../../../src/domain/audit/chain/chain-link.js";
 

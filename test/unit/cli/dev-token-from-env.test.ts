@@ -1,7 +1,7 @@
 /** `npm run token` and the CLI sign what a development-mode API verifies, and a real secret only when asked. */
 import { describe, expect, it } from "vitest";
 import { DevTokenRefused, signDevToken } from "../../../src/cli/dev-token-from-env.js";
-import { DEVELOPMENT_JWT_SECRET, parseAuth } from "../../../src/config.js";
+import { DEVELOPMENT_JWT_SECRET, parseAuth } from "../../../src/config/auth.js";
 import { createTokenVerifier } from "../../../src/rpc/token-verifier.js";
 
 const request = { tenant: "acme", user: "alice" };

@@ -4,7 +4,9 @@
  * the session setting the seal trigger reads.
  */
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, type Env } from "../../../src/config.js";
+import { ConfigError } from "../../../src/config/config-error.js";
+import { parseConfig } from "../../../src/config/config.js";
+import type { Env } from "../../../src/config/env.js";
 import { ormOptions } from "../../../src/adapters/postgres/orm.js";
 import { SAFE_MODE_ENV } from "../../support/config-env.js";
 

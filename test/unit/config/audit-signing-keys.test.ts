@@ -5,8 +5,10 @@
  */
 import { createPublicKey, generateKeyPairSync, sign, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, type Env } from "../../../src/config.js";
 import { auditKeySettings, DEVELOPMENT_AUDIT_KEY_ID, parseAuditSigningKeys } from "../../../src/config/audit.js";
+import { ConfigError } from "../../../src/config/config-error.js";
+import { parseConfig } from "../../../src/config/config.js";
+import type { Env } from "../../../src/config/env.js";
 import { SAFE_MODE_ENV } from "../../support/config-env.js";
 
 const fresh = (keyId: string) => auditKeySettings(keyId, generateKeyPairSync("ed25519").privateKey);

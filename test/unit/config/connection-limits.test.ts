@@ -3,7 +3,9 @@
  * environment, and combinations that would cut calls the service must serve refused at start.
  */
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, type Env } from "../../../src/config.js";
+import { ConfigError } from "../../../src/config/config-error.js";
+import { parseConfig } from "../../../src/config/config.js";
+import type { Env } from "../../../src/config/env.js";
 import { SAFE_MODE_ENV } from "../../support/config-env.js";
 
 const env = SAFE_MODE_ENV;

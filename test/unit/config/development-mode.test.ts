@@ -3,7 +3,10 @@
  * NODE_ENV says; and what authentication accepts is checked when the configuration is read.
  */
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEVELOPMENT_JWT_SECRET, parseConfig, type Env } from "../../../src/config.js";
+import { DEVELOPMENT_JWT_SECRET } from "../../../src/config/auth.js";
+import { ConfigError } from "../../../src/config/config-error.js";
+import { parseConfig } from "../../../src/config/config.js";
+import type { Env } from "../../../src/config/env.js";
 import { REQUIRED_ENV, SAFE_MODE_ENV } from "../../support/config-env.js";
 
 const identity = { AUTH_ISSUER: SAFE_MODE_ENV.AUTH_ISSUER, AUTH_AUDIENCE: SAFE_MODE_ENV.AUTH_AUDIENCE };

@@ -1,6 +1,7 @@
 /** LOG_FORMAT: json or pretty, or unset for the logger to pick by stdout (src/logger.ts). */
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../../../src/config.js";
+import { ConfigError } from "../../../src/config/config-error.js";
+import { parseConfig } from "../../../src/config/config.js";
 import { SAFE_MODE_ENV } from "../../support/config-env.js";
 
 describe("LOG_FORMAT", () => {

@@ -1,6 +1,8 @@
 /** The settings that matter with replicas: pollers per worker and connections per process. */
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, type Env } from "../../../src/config.js";
+import { ConfigError } from "../../../src/config/config-error.js";
+import { parseConfig } from "../../../src/config/config.js";
+import type { Env } from "../../../src/config/env.js";
 import { SAFE_MODE_ENV } from "../../support/config-env.js";
 
 function refused(overrides: Env): string {

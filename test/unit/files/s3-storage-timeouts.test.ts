@@ -6,7 +6,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openS3ObjectStorage } from "../../../src/adapters/s3/s3-object-storage.js";
-import type { StorageConfig } from "../../../src/config.js";
+import type { StorageConfig } from "../../../src/config/storage.js";
 import { AppError } from "../../../src/domain/errors.js";
 
 let silent: net.Server;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findUploadMismatch, mismatchRemovesFile, missingUpload } from "../../../src/domain/files/upload-verification.js";
+import { findUploadMismatch, missingUpload } from "../../../src/domain/files/upload-verification.js";
 import { settleScan } from "../../../src/domain/files/scan-settlement.js";
 
 const md5 = "0123456789abcdef0123456789abcdef";
@@ -15,11 +15,6 @@ describe("missingUpload", () => {
   const now = new Date("2026-01-01T00:00:10Z");
   it("says the URL expired when it did", () => expect(missingUpload(new Date("2026-01-01T00:00:00Z"), now).reason).toBe("UPLOAD_URL_EXPIRED"));
   it("says nothing was uploaded while the URL is valid", () => expect(missingUpload(new Date("2026-01-01T00:01:00Z"), now).reason).toBe("UPLOAD_MISSING"));
-});
-
-describe("a legal hold wins over the mismatch delete", () => {
-  it("removes a mismatched file without a hold", () => expect(mismatchRemovesFile(false)).toBe(true));
-  it("keeps it under a hold", () => expect(mismatchRemovesFile(true)).toBe(false));
 });
 
 describe("settleScan", () => {

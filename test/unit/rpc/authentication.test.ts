@@ -14,7 +14,7 @@ import { SignJWT } from "jose";
 import { signDevelopmentToken } from "../../../src/rpc/dev-token.js";
 import { jsonApiServices } from "../../../src/rpc/openapi/generate-openapi.js";
 import { allPermissions, methodPermissions } from "../../../src/rpc/permissions.js";
-import { DEVELOPMENT_JWT_SECRET } from "../../../src/config.js";
+import { DEVELOPMENT_JWT_SECRET } from "../../../src/config/auth.js";
 import { failureOf, reasonOf } from "../../support/errors.js";
 import { UNIT_SIGNING } from "../../support/tokens.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";

@@ -6,8 +6,7 @@
  * tested against PostgreSQL in test/integration.
  */
 import { generateKeyPairSync } from "node:crypto";
-import type { AuditChainReader, AuditCheckpointStore, AuditSigningKeys } from "../../../src/app/audit/chain-port.js";
-import type { AuditEntryView, AuditTrail } from "../../../src/app/audit/port.js";
+import type { AuditChainReader, AuditCheckpointStore, AuditEntryView, AuditSigningKeys, AuditTrail } from "../../../src/app/audit/port.js";
 import type { CustomerExactFilter, CustomerFields, CustomerStorePort } from "../../../src/app/customers/port.js";
 import type { CustomFieldEntity, CustomFieldEntityChanges, CustomFieldEntityQuery, CustomFieldEntityStore } from "../../../src/app/entities/port.js";
 import type { FileStorageDeps } from "../../../src/app/files/deps.js";

@@ -8,7 +8,7 @@ import http2 from "node:http2";
 import net from "node:net";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import type { HttpLimitsConfig } from "../../../src/config.js";
+import type { HttpLimitsConfig } from "../../../src/config/http-limits.js";
 import { startHttpServer, type RequestHandler, type RunningHttpServer } from "../../../src/rpc/http-server.js";
 
 const LIMITS: HttpLimitsConfig = {

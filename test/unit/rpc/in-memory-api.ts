@@ -13,9 +13,9 @@ import { createClient, createConnectRouter, createRouterTransport, type Client, 
 import { createUniversalHandlerClient, type UniversalClientFn } from "@connectrpc/connect/protocol";
 import { pino } from "pino";
 import { v7 as uuidv7 } from "uuid";
-import { parseConfig } from "../../../src/config.js";
+import { parseConfig } from "../../../src/config/config.js";
 import type { FileStorageDeps } from "../../../src/app/files/deps.js";
-import { inProcessCustomFields } from "../../../src/app/customfields/custom-fields-port.js";
+import { inProcessCustomFields } from "../../../src/app/customfields/in-process-custom-fields.js";
 import type { CustomersDeps } from "../../../src/app/customers/deps.js";
 import type { ProductsDeps } from "../../../src/app/products/deps.js";
 import type { ProductExactFilter, ProductFields } from "../../../src/app/products/port.js";

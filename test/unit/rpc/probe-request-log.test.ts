@@ -4,7 +4,7 @@
  */
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../../src/config.js";
+import { parseConfig } from "../../../src/config/config.js";
 import { startHttpServer, type RunningHttpServer } from "../../../src/rpc/http-server.js";
 import { SAFE_MODE_ENV } from "../../support/config-env.js";
 

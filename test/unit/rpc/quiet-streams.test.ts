@@ -12,7 +12,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import type { HttpLimitsConfig } from "../../../src/config.js";
+import type { HttpLimitsConfig } from "../../../src/config/http-limits.js";
 import { createRpcHandler } from "../../../src/rpc/front-door/rpc-handler.js";
 import { registerHealthService } from "../../../src/rpc/health-service.js";
 import { startHttpServer, type RequestHandler, type RunningHttpServer } from "../../../src/rpc/http-server.js";

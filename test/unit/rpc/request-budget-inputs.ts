@@ -6,7 +6,7 @@
  */
 import { ScalarType, type DescField, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import fc from "fast-check";
-import { DEFAULT_MAX_REQUEST_BODY_BYTES } from "../../../src/config.js";
+import { DEFAULT_MAX_REQUEST_BODY_BYTES } from "../../../src/config/http-limits.js";
 import { WEBHOOK_EVENT_TYPES } from "../../../src/domain/webhooks/event-types.js";
 
 /** The keys of the custom fields the test defines (for Customer and Product), by type. */

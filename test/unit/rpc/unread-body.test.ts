@@ -7,7 +7,7 @@
 import http from "node:http";
 import pino from "pino";
 import { afterEach, expect, it } from "vitest";
-import type { HttpLimitsConfig } from "../../../src/config.js";
+import type { HttpLimitsConfig } from "../../../src/config/http-limits.js";
 import { createRpcHandler } from "../../../src/rpc/front-door/rpc-handler.js";
 import { registerHealthService } from "../../../src/rpc/health-service.js";
 import { startHttpServer } from "../../../src/rpc/http-server.js";

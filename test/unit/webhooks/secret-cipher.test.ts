@@ -6,7 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { SecretCipher, secretContext, secretKeyId } from "../../../src/adapters/webhooks/secret-cipher.js";
-import { ConfigError, parseWebhookSecretKeys } from "../../../src/config.js";
+import { ConfigError } from "../../../src/config/config-error.js";
+import { parseWebhookSecretKeys } from "../../../src/config/webhook-secret-keys.js";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const context = secretContext("acme", "0196f0c8-0000-7000-8000-000000000001");

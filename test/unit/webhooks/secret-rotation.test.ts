@@ -5,10 +5,11 @@
  */
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import type { OutgoingWebhook } from "../../../src/app/webhooks/port.js";
+import type { WebhookDeliveryDeps } from "../../../src/app/webhooks/delivery/deps.js";
+import type { OutgoingWebhook } from "../../../src/app/webhooks/delivery/port.js";
 import { newWebhookSecret, signatureHeaders } from "../../../src/adapters/webhooks/webhook-signing.js";
 import { overlapEnd, signingSecrets } from "../../../src/domain/webhooks/signing-secrets.js";
-import { createWebhookActivities, type WebhookActivityDeps } from "../../../workflows/activities/webhook-activities.js";
+import { createWebhookActivities } from "../../../workflows/activities/webhook-activities.js";
 
 const ROTATED_AT = new Date("2026-05-01T12:00:00Z");
 const OLD = newWebhookSecret();
@@ -50,7 +51,7 @@ describe("deliverWebhook after a rotation", () => {
       findDelivery: async () => ({ id: "d-1", tenantId: "acme", endpointId: "ep-1", status: "PENDING", payload: { type: "scan.passed" } }),
       findEndpoint: async () => ({ id: "ep-1", url: "https://hooks.example/in", enabled: true, ...rotated }),
       markDelivered: async () => undefined,
-    } as unknown as WebhookActivityDeps["outbox"];
+    } as unknown as WebhookDeliveryDeps["outbox"];
     const acts = createWebhookActivities({
       outbox,
       send: async (webhook) => (sent.push(webhook), { kind: "answered", status: 200 }),

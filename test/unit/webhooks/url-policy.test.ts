@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../../src/config.js";
+import { parseConfig } from "../../../src/config/config.js";
 import { REQUIRED_ENV, SAFE_MODE_ENV } from "../../support/config-env.js";
 import { AppError } from "../../../src/domain/errors.js";
 import { parseWebhookUrl, refusedAddress } from "../../../src/domain/webhooks/url-policy.js";

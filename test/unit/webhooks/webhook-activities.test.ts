@@ -2,10 +2,12 @@ import { ApplicationFailure } from "@temporalio/common";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import type { WebhookDeliveryRow } from "../../../src/adapters/postgres/entities/webhook-delivery.js";
-import type { DeliveryEndpoint, OutboxEntry, OutgoingWebhook, SendResult } from "../../../src/app/webhooks/port.js";
+import type { WebhookDeliveryDeps } from "../../../src/app/webhooks/delivery/deps.js";
+import { planDeliveries } from "../../../src/app/webhooks/delivery/plan-deliveries.js";
+import type { DeliveryEndpoint, OutboxEntry, OutgoingWebhook, SendResult } from "../../../src/app/webhooks/delivery/port.js";
 import { newWebhookSecret, signatureHeaders } from "../../../src/adapters/webhooks/webhook-signing.js";
 import { checkpointEntry } from "../../../src/domain/audit/chain/checkpoint-entry.js";
-import { createWebhookActivities, planDeliveries, type WebhookActivityDeps } from "../../../workflows/activities/webhook-activities.js";
+import { createWebhookActivities } from "../../../workflows/activities/webhook-activities.js";
 
 const AT = new Date("2026-05-01T12:00:00Z");
 const ref = { tenantId: "acme", deliveryId: "0196f0c8-0000-7000-8000-000000000001" };
@@ -23,7 +25,7 @@ function fakeOutbox(endpoint: Partial<DeliveryEndpoint> | undefined) {
     createdAt: AT,
   };
   const calls: string[] = [];
-  const outbox: WebhookActivityDeps["outbox"] = {
+  const outbox: WebhookDeliveryDeps["outbox"] = {
     fanOut: async () => ({ claimed: 0, deliveries: 0 }),
     unstarted: async () => ({ candidates: [], inFlight: { byTenant: new Map(), byEndpoint: new Map() } }),
     markStarted: async () => undefined,

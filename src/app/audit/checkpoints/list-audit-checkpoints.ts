@@ -1,7 +1,7 @@
 import type { Actor } from "../../../domain/actor.js";
 import type { Checkpoint } from "../../../domain/audit/chain/chain-link.js";
 import { readPage, type Page } from "../../../domain/pagination.js";
-import type { AuditCheckpointStore } from "../chain-port.js";
+import type { AuditCheckpointStore } from "../port.js";
 
 const SEQUENCE = /^\d{1,18}$/;
 

@@ -1,7 +1,7 @@
 import { sign } from "node:crypto";
 import type { Checkpoint } from "../../../domain/audit/chain/chain-link.js";
 import { checkpointPayload } from "../../../domain/audit/chain/checkpoint-payload.js";
-import type { AuditSigningKeys } from "../chain-port.js";
+import type { AuditSigningKeys } from "../port.js";
 
 /**
  * A checkpoint of `hash` at `sequence`, signed now with the current key. Ed25519 takes no digest

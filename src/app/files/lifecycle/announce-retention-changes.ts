@@ -1,4 +1,4 @@
-import type { LifecyclePorts } from "./lifecycle-ports.js";
+import type { LifecyclePorts } from "./deps.js";
 
 /**
  * Objects whose deadline changed beside the one a step worked on (superseded by a replacement,

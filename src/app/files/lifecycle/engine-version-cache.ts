@@ -1,5 +1,5 @@
 import type { EngineVersion } from "../../../domain/files/malware/malware-verdict.js";
-import type { MalwareScanner } from "../malware-scanner-port.js";
+import type { MalwareScanner } from "./port.js";
 
 /**
  * The engine's version for the scan result, asked at most once per `maxAgeMs` (a round trip to the

@@ -1,7 +1,8 @@
 import { type Actor, SYSTEM_ACTOR_ID } from "../../../domain/actor.js";
 import { isExpired } from "../../../domain/files/retention.js";
 import type { ObjectRef } from "../../../domain/files/object-ref.js";
-import type { LifecyclePorts } from "./lifecycle-ports.js";
+import type { LifecyclePorts } from "./deps.js";
+import type { LifecycleObjects } from "./port.js";
 import { loadLifecycleState, type StepOutcome } from "./step-outcome.js";
 import { finishStorageDelete } from "./storage-delete.js";
 
@@ -25,7 +26,7 @@ export async function expireObject(
  * Soft-deletes the row if `isExpired` holds for it under its lock; the bucket object is left to
  * the caller. Repeating it changes nothing: an expired row is deleted, and no longer due.
  */
-export async function expireRow(ports: Pick<LifecyclePorts, "objects" | "now">, ref: ObjectRef, actor: Actor): Promise<boolean> {
+export async function expireRow(ports: { objects: Pick<LifecycleObjects, "expire">; now(): Date }, ref: ObjectRef, actor: Actor): Promise<boolean> {
   const now = ports.now();
   return ports.objects.expire(actor, ref.objectId, now, (candidate) => isExpired(candidate, now));
 }

@@ -2,7 +2,7 @@ import { SYSTEM_ACTOR_ID } from "../../../domain/actor.js";
 import { settleScan } from "../../../domain/files/scan-settlement.js";
 import { type ScanResultView } from "../../../domain/files/stored-object.js";
 import type { ObjectRef } from "../../../domain/files/object-ref.js";
-import type { LifecyclePorts } from "./lifecycle-ports.js";
+import type { LifecyclePorts } from "./deps.js";
 import { loadLifecycleState, outcomeOf, type StepOutcome } from "./step-outcome.js";
 import { announceRetentionChanges } from "./announce-retention-changes.js";
 

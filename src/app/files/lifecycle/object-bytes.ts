@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ByteSource } from "../../../domain/files/checks/byte-source.js";
-import type { ObjectStorage } from "../../../domain/files/object-storage.js";
+import type { ObjectStorage } from "../port.js";
 
 /**
  * The scan's view of a bucket object: ranged reads, a stream for the checks that need every

@@ -4,7 +4,7 @@ import { malwareCheck, malwareRecord } from "../../../domain/files/malware/malwa
 import { classRules } from "../../../domain/files/object-classes.js";
 import type { ObjectRecord, ScanResultView } from "../../../domain/files/stored-object.js";
 import { teeBytes, type TeeBranch } from "./byte-tee.js";
-import type { LifecyclePorts } from "./lifecycle-ports.js";
+import type { LifecyclePorts } from "./deps.js";
 import { scanCheckpoint, type ScanAttempt } from "./scan-checkpoint.js";
 
 export type ScanFindings = Omit<ScanResultView, "finishedAt">;

@@ -1,6 +1,6 @@
 import type { ScanResultView } from "../../../domain/files/stored-object.js";
 import type { ObjectRef } from "../../../domain/files/object-ref.js";
-import type { LifecyclePorts } from "./lifecycle-ports.js";
+import type { LifecyclePorts } from "./deps.js";
 import { objectByteSource } from "./object-bytes.js";
 import type { ScanAttempt } from "./scan-checkpoint.js";
 import { isEngineFailure, scanObjectBytes } from "./scan-object-bytes.js";

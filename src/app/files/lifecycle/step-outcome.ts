@@ -1,7 +1,7 @@
 import type { LifecycleState } from "../../../domain/files/lifecycle-state.js";
 import type { ObjectRecord, StoredObjectView } from "../../../domain/files/stored-object.js";
 import type { ObjectRef } from "../../../domain/files/object-ref.js";
-import type { LifecyclePorts } from "./lifecycle-ports.js";
+import type { LifecyclePorts } from "./deps.js";
 
 /** What every lifecycle step answers: the persisted state after the step, read after its write. */
 export interface StepOutcome {

@@ -2,9 +2,10 @@ import type { Actor } from "../../../domain/actor.js";
 import { readsBoundedBytes } from "../../../domain/files/checks/scanner.js";
 import { settleScan } from "../../../domain/files/scan-settlement.js";
 import type { ObjectRecord } from "../../../domain/files/stored-object.js";
-import { findUploadMismatch, mismatchRemovesFile, missingUpload, type UploadMismatch } from "../../../domain/files/upload-verification.js";
+import { removalBlocked } from "../../../domain/files/legal-hold.js";
+import { findUploadMismatch, missingUpload, type UploadMismatch } from "../../../domain/files/upload-verification.js";
 import type { ObjectRef } from "../../../domain/files/object-ref.js";
-import type { LifecyclePorts } from "./lifecycle-ports.js";
+import type { LifecyclePorts } from "./deps.js";
 import { objectByteSource, storedMd5 } from "./object-bytes.js";
 import { loadLifecycleState, outcomeOf, type StepOutcome } from "./step-outcome.js";
 import { announceRetentionChanges } from "./announce-retention-changes.js";
@@ -87,7 +88,7 @@ function refusalOfGone(record: ObjectRecord | undefined): CompleteOutcome["refus
   return { reason: "OBJECT_NOT_FOUND", message: "upload not found" };
 }
 
-/** The stored bytes are not what was declared: remove them, unless a legal hold keeps them. */
+/** The stored bytes are not what was declared: remove them, unless a legal hold keeps them (domain/files/legal-hold.ts). */
 async function refuseMismatch(
   ports: LifecyclePorts,
   actor: Actor,
@@ -99,9 +100,10 @@ async function refuseMismatch(
   const ref = { tenantId: record.tenantId, objectId: record.id };
   const details = { reason: mismatch.reason, expected: expected?.toLowerCase(), actual: md5 };
   const now = ports.now();
-  if (mismatchRemovesFile(!!record.legalHold) && (await ports.objects.failUpload(actor, record.id, mismatch.reason, details, now))) {
+  const held = removalBlocked({ legalHold: !!record.legalHold });
+  if (!held && (await ports.objects.failUpload(actor, record.id, mismatch.reason, details, now))) {
     await finishStorageDelete(ports, ref, actor);
-  } else if (record.legalHold) {
+  } else if (held) {
     await ports.objects.auditOnce({ objectId: record.id, action: "UPLOAD_FAILED", actor, result: "FAILURE", details: { ...details, keptUnderLegalHold: true }, at: now });
   }
   return { ...(await loadLifecycleState(ports, ref)), refusal: mismatch };

@@ -1,5 +1,5 @@
 /** The chain ports in memory, over synthetic chains (../chain-fixtures.ts): for the checkpoint use cases. */
-import type { AuditChainReader, AuditCheckpointStore, ChainHead } from "../../../../src/app/audit/chain-port.js";
+import type { AuditChainReader, AuditCheckpointStore, ChainHead } from "../../../../src/app/audit/port.js";
 import { parseCanonical } from "../../../../src/domain/audit/chain/canonical-entry.js";
 import type { ChainedEntry, Checkpoint } from "../../../../src/domain/audit/chain/chain-link.js";
 import { checkpointEntry, isOwnEntryOf, unsignedEntries } from "../../../../src/domain/audit/chain/checkpoint-entry.js";

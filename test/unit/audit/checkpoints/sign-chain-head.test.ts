@@ -6,7 +6,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { checkpointSignatureProblem } from "../../../../src/app/audit/chain/checkpoint-signature.js";
-import type { AuditSigningKeys } from "../../../../src/app/audit/chain-port.js";
+import type { AuditSigningKeys } from "../../../../src/app/audit/port.js";
 import type { CheckpointDeps } from "../../../../src/app/audit/checkpoints/checkpoint-deps.js";
 import { signChainHead } from "../../../../src/app/audit/checkpoints/sign-chain-head.js";
 import { signCheckpoint } from "../../../../src/app/audit/checkpoints/sign-checkpoint.js";

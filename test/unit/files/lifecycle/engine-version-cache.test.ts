@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cachedEngineVersion } from "../../../../src/app/files/lifecycle/engine-version-cache.js";
-import type { MalwareScanner } from "../../../../src/app/files/malware-scanner-port.js";
+import type { MalwareScanner } from "../../../../src/app/files/lifecycle/port.js";
 import { MalwareScannerError } from "../../../../src/domain/files/malware/malware-verdict.js";
 
 /** A scanner whose VERSION answers come from a list, counted. */

@@ -1,10 +1,12 @@
 /** In-memory fakes of the files ports, for the lifecycle use cases and the RPC tests; the real adapters have integration tests. */
 import { correlationOf } from "../../../../src/domain/actor.js";
 import { createHash } from "node:crypto";
-import type { LifecyclePorts } from "../../../../src/app/files/lifecycle/lifecycle-ports.js";
-import type { AuditRecord, ListFilter, NewStoredObject, StorageDeleteFailure, StoredObjects, UploadSession } from "../../../../src/app/files/port.js";
+import type { LifecyclePorts } from "../../../../src/app/files/lifecycle/deps.js";
+import type { LifecycleObjects } from "../../../../src/app/files/lifecycle/port.js";
+import type { AuditRecord, ListFilter, NewStoredObject, ObjectCatalog, UploadSession } from "../../../../src/app/files/port.js";
+import type { StorageDeleteFailure, SweepObjects } from "../../../../src/app/files/sweep/port.js";
 import { STORAGE_DELETE_REASONS, storageDeleteAbandoned, storageDeleteNotice } from "../../../../src/domain/files/storage-delete-failures.js";
-import type { DownloadBinding, ObjectStorage, UploadBinding } from "../../../../src/domain/files/object-storage.js";
+import type { DownloadBinding, ObjectStorage, UploadBinding } from "../../../../src/app/files/port.js";
 import type { Cursor } from "../../../../src/domain/pagination.js";
 import type { ScanSettlement } from "../../../../src/domain/files/scan-settlement.js";
 import { type ObjectRecord, type ScanResultView } from "../../../../src/domain/files/stored-object.js";
@@ -38,7 +40,7 @@ const unused = () => {
   throw new Error("not used by the lifecycle");
 };
 
-export class FakeObjects implements StoredObjects {
+export class FakeObjects implements ObjectCatalog, LifecycleObjects, SweepObjects {
   readonly rows = new Map<string, ObjectRecord>();
   readonly auditLog: AuditRecord[] = [];
 

@@ -4,7 +4,7 @@
  * byte it is given; the real clamd is test/integration/malware-lifecycle.test.ts's.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import type { MalwareEngine } from "../../../../src/app/files/lifecycle/lifecycle-ports.js";
+import type { MalwareEngine } from "../../../../src/app/files/lifecycle/deps.js";
 import { scanStoredObject } from "../../../../src/app/files/lifecycle/scan-stored-object.js";
 import { verifyAndComplete } from "../../../../src/app/files/lifecycle/verify-and-complete.js";
 import { MalwareScannerError, type MalwareVerdict } from "../../../../src/domain/files/malware/malware-verdict.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { finishStorageDelete, sweepStorageDelete } from "../../../../src/app/files/lifecycle/storage-delete.js";
+import { finishStorageDelete } from "../../../../src/app/files/lifecycle/storage-delete.js";
+import { sweepStorageDelete } from "../../../../src/app/files/sweep/sweep-storage-delete.js";
 import { storageDeleteNotice } from "../../../../src/domain/files/storage-delete-failures.js";
-import { FakeObjects, FakeStorage, lifecyclePorts, pendingRecord } from "./fakes.js";
+import { FakeObjects, FakeStorage, lifecyclePorts, NOW, pendingRecord } from "./fakes.js";
 
 /** A bucket whose deletes fail, as a storage outage or a bucket-side lock would make them. */
 class FailingStorage extends FakeStorage {
@@ -49,13 +50,14 @@ describe("finishStorageDelete", () => {
 
 describe("the sweep's storage delete", () => {
   const ref = (row: { tenantId: string; id: string }) => ({ tenantId: row.tenantId, objectId: row.id });
+  const sweepPorts = (objects: FakeObjects, storage: FakeStorage) => ({ objects, storage, now: () => NOW });
   const runActor = (run: number) => ({ tenantId: "t1", actorId: "system", correlationId: `workflow:retention-sweep/run-${run}` });
 
   it("does not throw: it counts the failure once per run, retries included, and gives up after the limit", async () => {
     const objects = new FakeObjects();
     const row = pendingRecord({ deleted: true, deleteReason: "EXPIRED", storageDeletePending: true });
     objects.put(row);
-    const ports = lifecyclePorts(objects, new FailingStorage());
+    const ports = sweepPorts(objects, new FailingStorage());
     const outcomes: string[] = [];
     for (let run = 1; run <= 4; run++) {
       // Each run's activity is retried once: the retry counts nothing more.
@@ -77,7 +79,7 @@ describe("the sweep's storage delete", () => {
     const live = pendingRecord({ id: "0190c3a2-0000-7000-8000-000000000002" });
     objects.put(owed);
     objects.put(live);
-    const ports = lifecyclePorts(objects, new FakeStorage());
+    const ports = sweepPorts(objects, new FakeStorage());
     expect((await sweepStorageDelete(ports, ref(owed), runActor(1), 3)).outcome).toBe("deleted");
     expect((await sweepStorageDelete(ports, ref(owed), runActor(1), 3)).outcome).toBe("not-owed");
     expect((await sweepStorageDelete(ports, ref(live), runActor(1), 3)).outcome).toBe("not-owed");

@@ -1,16 +1,15 @@
 import type { EngineVersion } from "../../../domain/files/malware/malware-verdict.js";
-import type { MalwareScanner } from "../malware-scanner-port.js";
 import type { OfficeLimits } from "../../../domain/files/checks/office-limits.js";
 import type { PdfInflationLimits } from "../../../domain/files/checks/pdf-streams.js";
 import type { SvgLimits } from "../../../domain/files/checks/svg-safety.js";
 import type { ObjectRef } from "../../../domain/files/object-ref.js";
-import type { ObjectStorage } from "../../../domain/files/object-storage.js";
 import type { RetentionDurations } from "../../../domain/files/retention.js";
-import type { StoredObjects } from "../port.js";
+import type { ObjectStorage } from "../port.js";
+import type { LifecycleObjects, MalwareScanner } from "./port.js";
 
-/** What the lifecycle steps (run by the object's workflow as activities) need. */
+/** What the lifecycle steps (run by the object's workflow as activities) need; wired in src/main. */
 export interface LifecyclePorts {
-  objects: StoredObjects;
+  objects: LifecycleObjects;
   storage: ObjectStorage;
   retention: RetentionDurations;
   /** Largest image or PDF that complete scans itself; larger ones go to the scan activity. */

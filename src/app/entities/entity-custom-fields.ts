@@ -9,8 +9,7 @@ import type { Actor } from "../../domain/actor.js";
 import { ensureBeforeDeadline, type CallScope } from "../../domain/call-scope.js";
 import { AppError, type ErrorReason } from "../../domain/errors.js";
 import { readPage } from "../../domain/pagination.js";
-import type { CustomFieldEntity, CustomFieldEntityChanges, CustomFieldEntityStore } from "../entities/port.js";
-import type { CustomFieldsPort } from "./custom-fields-port.js";
+import type { CustomFieldEntity, CustomFieldEntityChanges, CustomFieldEntityStore, CustomFieldsPort } from "./port.js";
 
 export interface CustomFieldEntityDeps<F, X> {
   store: CustomFieldEntityStore<F, X>;
