@@ -7,7 +7,8 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { parseConfig } from "../src/config/config.js";
 import { expressionIndexName } from "../src/adapters/postgres/custom-field-indexes.js";
-import { compileFilterSql, expressionIndexDdl, type SqlFragment } from "../src/adapters/postgres/custom-field-filter-sql.js";
+import { compileFilterSql, type SqlFragment } from "../src/adapters/postgres/custom-field-filter-sql.js";
+import { expressionIndexDdl } from "../src/adapters/postgres/custom-field-index-ddl.js";
 import { openDatabase } from "../src/adapters/postgres/orm.js";
 import type { FieldDefinition } from "../src/domain/customfields/definition.js";
 import { parseFilters } from "../src/domain/customfields/filters.js";

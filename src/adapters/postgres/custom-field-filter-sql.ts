@@ -7,7 +7,8 @@
  * Index-friendly shapes:
  * - eq / in: JSONB containment `column @> ?::jsonb`, served by a GIN (jsonb_path_ops) index.
  * - ranges: a typed expression guarded by jsonb_typeof, so a value of the wrong stored type is
- *   NULL (no match) instead of a cast error; expressionIndexDdl() builds the matching index.
+ *   NULL (no match) instead of a cast error; expressionIndexDdl() (custom-field-index-ddl.ts)
+ *   builds the matching index.
  * - icontains: the text expression case-folded by PostgreSQL's `casefold()` under the builtin
  *   `pg_unicode_fast` collation (full Unicode folding, independent of the database's locale, which
  *   is `C` for the embedded database, where lower()/ILIKE fold only ASCII: 'Ärger' ~ 'ärger',
@@ -17,15 +18,13 @@
 import { AppError } from "../../domain/errors.js";
 import type { FieldType } from "../../domain/customfields/definition.js";
 import type { FilterClause, FilterValue, ParsedFilter } from "../../domain/customfields/filters.js";
+import { foldedTextExpression, rangeExpression, textExpression } from "./custom-field-expressions.js";
+import { assertColumn, assertKey } from "./custom-field-sql-names.js";
 
 export interface SqlFragment {
   sql: string;
   params: (string | number | boolean)[];
 }
-
-const FIELD_KEY = /^[a-z_]{1,64}$/;
-const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
-const QUALIFIED_COLUMN = /^[a-z_][a-z0-9_]{0,62}(?:\.[a-z_][a-z0-9_]{0,62})?$/;
 
 /** All clauses AND-ed; an empty filter is `TRUE`. */
 export function compileFilterSql(filter: ParsedFilter, column = "custom_fields"): SqlFragment {
@@ -33,62 +32,6 @@ export function compileFilterSql(filter: ParsedFilter, column = "custom_fields")
   const params: SqlFragment["params"] = [];
   const parts = filter.clauses.map((clause) => compileClause(clause, column, params));
   return { sql: parts.length === 0 ? "TRUE" : parts.join(" AND "), params };
-}
-
-/** The value at `key` as numeric when it is a JSON number, else NULL. */
-export function numericExpression(column: string, key: string): string {
-  assertColumn(column);
-  assertKey(key);
-  return `(CASE WHEN jsonb_typeof(${column}->'${key}') = 'number' THEN (${column}->>'${key}')::numeric END)`;
-}
-
-/** The value at `key` as text when it is a JSON string, else NULL. Dates are stored normalized. */
-export function textExpression(column: string, key: string): string {
-  assertColumn(column);
-  assertKey(key);
-  return `(CASE WHEN jsonb_typeof(${column}->'${key}') = 'string' THEN ${column}->>'${key}' END)`;
-}
-
-/**
- * The text at `key` folded for case-insensitive matching: `casefold` under `pg_unicode_fast`
- * (PostgreSQL 18's builtin provider, versioned with the server, so the index never depends on an
- * OS or ICU library's case tables). The query and the index are built from this one function.
- */
-export function foldedTextExpression(column: string, key: string): string {
-  return `casefold(${textExpression(column, key)} COLLATE pg_unicode_fast)`;
-}
-
-/**
- * A GIN trigram index on the folded text at `key`, serving icontains (`LIKE '%x%'`), which no
- * btree can. tenant_id is not in it (GIN over text needs btree_gin); the tenant condition is a
- * filter on the few rows the trigrams leave.
- */
-export function foldedIndexDdl(table: string, column: string, key: string, indexName: string): string {
-  assertIdentifier(table, "table");
-  assertIdentifier(column, "column");
-  assertIdentifier(indexName, "index name");
-  return `CREATE INDEX IF NOT EXISTS ${indexName} ON ${table} USING gin (${foldedTextExpression(column, key)} gin_trgm_ops)`;
-}
-
-/**
- * A btree index on (tenant_id, typed expression) for range filters and sorting on one field. The
- * expression is built by the same function as the query's, so the planner matches it.
- */
-export function expressionIndexDdl(
-  table: string,
-  column: string,
-  key: string,
-  fieldType: FieldType,
-  indexName: string,
-): string {
-  assertIdentifier(table, "table");
-  assertIdentifier(column, "column");
-  assertIdentifier(indexName, "index name");
-  const expression = rangeExpression(fieldType, column, key);
-  if (expression === undefined) {
-    throw new AppError("VALIDATION_FAILED", `a ${fieldType} field has no typed expression index; containment serves it`);
-  }
-  return `CREATE INDEX IF NOT EXISTS ${indexName} ON ${table} (tenant_id, ${expression})`;
 }
 
 function compileClause(clause: FilterClause, column: string, params: SqlFragment["params"]): string {
@@ -164,21 +107,6 @@ function typedRangeExpression(clause: FilterClause, column: string): string {
   return expression;
 }
 
-/** Dates compare as normalized text; numbers (and computed values) as numeric. */
-function rangeExpression(fieldType: FieldType, column: string, key: string): string | undefined {
-  switch (fieldType) {
-    case "NUMBER":
-    case "COMPUTED":
-      return numericExpression(column, key);
-    case "DATE":
-    case "STRING":
-    case "SELECT":
-      return textExpression(column, key);
-    default:
-      return undefined;
-  }
-}
-
 function placeholder(fieldType: FieldType): string {
   return fieldType === "DATE" || fieldType === "STRING" || fieldType === "SELECT" ? "?::text" : "?::numeric";
 }
@@ -215,16 +143,4 @@ function text(value: FilterValue | undefined): string {
 function scalar(value: FilterValue | undefined): string | number | boolean {
   if (value === null || value === undefined) throw new AppError("INVALID_FILTER", "a range filter needs a value");
   return value;
-}
-
-function assertKey(key: string): void {
-  if (!FIELD_KEY.test(key)) throw new AppError("INVALID_FILTER", `"${key.slice(0, 80)}" is not a valid field key`);
-}
-
-function assertColumn(column: string): void {
-  if (!QUALIFIED_COLUMN.test(column)) throw new AppError("VALIDATION_FAILED", `"${column.slice(0, 80)}" is not a valid column`);
-}
-
-function assertIdentifier(name: string, what: string): void {
-  if (!IDENTIFIER.test(name)) throw new AppError("VALIDATION_FAILED", `"${name.slice(0, 80)}" is not a valid ${what}`);
 }

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { FieldDefinition, FieldType } from "../../domain/customfields/definition.js";
-import { expressionIndexDdl, foldedIndexDdl } from "./custom-field-filter-sql.js";
+import { expressionIndexDdl, foldedIndexDdl } from "./custom-field-index-ddl.js";
 
 /** Entity types whose table this service owns, with their custom fields column. */
 interface EntityTable {
@@ -28,7 +28,7 @@ const EXPRESSION_KIND: Partial<Record<FieldType, "num" | "txt">> = {
   SELECT: "txt",
 };
 
-/** Text types also get a trigram index on their folded text, for icontains (custom-field-filter-sql.ts). */
+/** Text types also get a trigram index on their folded text, for icontains (custom-field-index-ddl.ts). */
 const FOLDED_TYPES: ReadonlySet<FieldType> = new Set(["STRING", "SELECT"]);
 
 /** `customers_cf_num_amount`; long keys are cut and made unique by a hash (PostgreSQL: 63 bytes). */

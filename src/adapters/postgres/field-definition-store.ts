@@ -10,18 +10,13 @@ import type {
   IndexedFieldGuard,
 } from "../../app/customfields/port.js";
 import type { Cursor } from "../../domain/pagination.js";
-import type {
-  DefaultStrategy,
-  FieldDefinition,
-  FieldType,
-  FieldValidation,
-  Rule,
-  UiConfig,
-} from "../../domain/customfields/definition.js";
+import type { FieldDefinition } from "../../domain/customfields/definition.js";
 import { AppError } from "../../domain/errors.js";
 import { FieldDefinitionAuditRow } from "./entities/field-definition-audit.js";
 import { FieldDefinitionRow } from "./entities/field-definition.js";
 import { inTransaction, withDatabase } from "./database-work.js";
+import { checkDefinitionCount, checkIndexedFields } from "./field-definition-guards.js";
+import { toDefinition, toRow } from "./field-definition-rows.js";
 import { keysetAfter, keysetOrderBy } from "./keyset.js";
 
 const live = (tenantId: string, id: string) => ({ tenantId, id, deletedAt: null });
@@ -113,39 +108,6 @@ export class FieldDefinitionStore implements FieldDefinitionStorePort {
   }
 }
 
-/** Any constant: with the tenant's hash, the lock that serializes a tenant's guarded writes. */
-const INDEXED_FIELDS_LOCK = 0x6366_6978;
-
-/**
- * Takes the tenant's transaction-scoped lock, then counts (with a snapshot taken after the lock, so
- * the previous holder's commit is seen) the tenant's other live indexed definitions for `guard`.
- */
-async function checkIndexedFields(em: EntityManager, tenantId: string, id: string, guard: IndexedFieldGuard): Promise<void> {
-  await em.execute("select pg_advisory_xact_lock(?, hashtext(?))", [INDEXED_FIELDS_LOCK, tenantId]);
-  const [row] = await em.execute<{ count: number }[]>(
-    "select count(*)::int as count from custom_field_definitions where tenant_id = ? and indexed and deleted_at is null and id <> ?",
-    [tenantId, id],
-  );
-  guard(row?.count ?? 0);
-}
-
-/** Any constant: with the hash of tenant and entity type, the lock that serializes their creates. */
-const DEFINITION_COUNT_LOCK = 0x6366_6463;
-
-/**
- * Takes the lock of the tenant's entity type, then counts its live definitions (the snapshot is
- * taken after the lock, so the previous holder's commit is seen): creates racing for the last
- * place cannot all take it.
- */
-async function checkDefinitionCount(em: EntityManager, tenantId: string, entityType: string, guard: DefinitionCountGuard): Promise<void> {
-  await em.execute("select pg_advisory_xact_lock(?, hashtext(?))", [DEFINITION_COUNT_LOCK, `${tenantId}/${entityType}`]);
-  const [row] = await em.execute<{ count: number }[]>(
-    "select count(*)::int as count from custom_field_definitions where tenant_id = ? and entity_type = ? and deleted_at is null",
-    [tenantId, entityType],
-  );
-  guard(row?.count ?? 0);
-}
-
 async function writeAudit(em: EntityManager, tenantId: string, audit: DefinitionAudit): Promise<void> {
   await em.insert(FieldDefinitionAuditRow, {
     id: uuidv7(),
@@ -159,45 +121,4 @@ async function writeAudit(em: EntityManager, tenantId: string, audit: Definition
     changes: audit.changes,
     occurredAt: audit.at,
   });
-}
-
-function toRow(def: FieldDefinition): FieldDefinitionRow {
-  return Object.assign(new FieldDefinitionRow(), {
-    ...def,
-    description: def.description ?? null,
-    defaultValue: def.defaultValue ?? null,
-    computedFormula: def.computedFormula ?? null,
-    validation: def.validation as Record<string, unknown>,
-    uiConfig: def.uiConfig as unknown as Record<string, unknown>,
-    deletedAt: def.deletedAt ?? null,
-  });
-}
-
-/** Optional columns that are NULL are left out, so `deletedAt === undefined` means live. */
-export function toDefinition(row: FieldDefinitionRow): FieldDefinition {
-  const def: FieldDefinition = {
-    id: row.id,
-    tenantId: row.tenantId,
-    entityType: row.entityType,
-    fieldKey: row.fieldKey,
-    fieldLabel: row.fieldLabel,
-    fieldType: row.fieldType as FieldType,
-    isRequired: row.isRequired,
-    displayOrder: row.displayOrder,
-    defaultStrategy: row.defaultStrategy as DefaultStrategy,
-    defaultRules: (row.defaultRules ?? []) as Rule[],
-    validation: (row.validation ?? {}) as FieldValidation,
-    validationRules: (row.validationRules ?? []) as Rule[],
-    uiConfig: { options: [], ...(row.uiConfig ?? {}) } as UiConfig,
-    isActive: row.isActive,
-    indexed: row.indexed,
-    version: row.version,
-    createdAt: new Date(row.createdAt),
-    updatedAt: new Date(row.updatedAt),
-  };
-  if (row.description != null) def.description = row.description;
-  if (row.defaultValue != null) def.defaultValue = row.defaultValue;
-  if (row.computedFormula != null) def.computedFormula = row.computedFormula;
-  if (row.deletedAt != null) def.deletedAt = new Date(row.deletedAt);
-  return def;
 }

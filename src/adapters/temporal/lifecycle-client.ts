@@ -4,15 +4,10 @@ import {
   Connection,
   defaultGrpcRetryOptions,
   makeGrpcRetryInterceptor,
-  ServiceError,
   WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
   WithStartWorkflowOperation,
-  isGrpcServiceError,
 } from "@temporalio/client";
-import { ApplicationFailure, NamespaceNotFoundError } from "@temporalio/common";
 import type { Config } from "../../config/config.js";
-import { AppError, type ErrorReason } from "../../domain/errors.js";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import { lifecycleWorkflowId } from "../../domain/files/stored-object.js";
 import type { CompleteArgs, LifecycleStart, ObjectLifecycle } from "../../app/files/port.js";
@@ -24,6 +19,8 @@ import {
   retentionChangedSignal,
 } from "../../../workflows/definitions.js";
 import { OBJECT_CLASS, OBJECT_STATUS, OWNER_ENTITY_TYPE, TENANT_ID } from "../../../workflows/search-attributes.js";
+import { translateTemporalError } from "./temporal-errors.js";
+import { retryWhileTaskFailed } from "./workflow-task-failed.js";
 
 const PING_DEADLINE_MS = 5000;
 
@@ -161,48 +158,4 @@ export class LifecycleClient implements ObjectLifecycle {
       throw translateTemporalError(error, action);
     }
   }
-}
-
-/**
- * While a workflow task is being retried after a failure, the server refuses new Updates
- * (FAILED_PRECONDITION "Workflow Task in failed state"), and an Update whose task failed (say a
- * signal arrived as the workflow completed) is aborted ("unexpected workflow task failure").
- * The next task is usually a moment away, and complete is safe to repeat, so it is tried again
- * for a few seconds before `unavailable`.
- */
-async function retryWhileTaskFailed<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      if (!isTaskInFailedState(error) || attempt >= 8) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
-    }
-  }
-}
-
-function isTaskInFailedState(error: unknown): boolean {
-  const grpc = error instanceof ServiceError ? error.cause : error;
-  return isGrpcServiceError(grpc) && grpc.code === 9 /* FAILED_PRECONDITION */ && /workflow task (in failed state|failure)/i.test(grpc.message);
-}
-
-function translateTemporalError(error: unknown, action: string): Error {
-  if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
-    const reason = (error.cause.type ?? "INTERNAL") as ErrorReason;
-    return new AppError(reason, error.cause.message, { cause: error });
-  }
-  if (error instanceof WorkflowNotFoundError) {
-    return new AppError("OBJECT_NOT_FOUND", "upload not found", { cause: error });
-  }
-  // The configured namespace is registered before the service starts; the Temporal server (on
-  // PostgreSQL) answers "namespace not found" while its own database is unreachable.
-  if (error instanceof NamespaceNotFoundError) {
-    return new AppError("DEPENDENCY_UNAVAILABLE", `workflow service unavailable (${action}); retry shortly`, { cause: error });
-  }
-  const grpc = error instanceof ServiceError ? error.cause : error;
-  const unreachable = isTaskInFailedState(error) || (isGrpcServiceError(grpc) && [4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */].includes(grpc.code));
-  if (unreachable || /ECONNREFUSED|UNAVAILABLE|deadline exceeded/i.test(String((grpc as Error)?.message))) {
-    return new AppError("DEPENDENCY_UNAVAILABLE", `workflow service unavailable (${action}); retry shortly`, { cause: error });
-  }
-  return error as Error;
 }

@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  compileFilterSql,
-  escapeLike,
-  expressionIndexDdl,
-  numericExpression,
-  textExpression,
-} from "../../../src/adapters/postgres/custom-field-filter-sql.js";
+import { numericExpression, textExpression } from "../../../src/adapters/postgres/custom-field-expressions.js";
+import { compileFilterSql, escapeLike } from "../../../src/adapters/postgres/custom-field-filter-sql.js";
+import { expressionIndexDdl } from "../../../src/adapters/postgres/custom-field-index-ddl.js";
 import type { FilterClause } from "../../../src/domain/customfields/filters.js";
 import { AppError } from "../../../src/domain/errors.js";
 

@@ -19,7 +19,7 @@ export class OrganizationProfiles extends Migration {
       updated_at timestamptz not null default now()
     );`);
     // Not about profiles, but needed from the same release on: the trigram index that serves the
-    // Unicode-aware icontains (custom-field-filter-sql.ts, foldedIndexDdl). pg_trgm is a trusted
+    // Unicode-aware icontains (custom-field-index-ddl.ts, foldedIndexDdl). pg_trgm is a trusted
     // extension, so the database owner may create it.
     this.addSql("create extension if not exists pg_trgm;");
   }
