@@ -18,6 +18,7 @@ import path from "node:path";
 import { startupError, type Log } from "./log-file.js";
 import { spawnLogged } from "./process.js";
 import { waitUntilReady } from "./readiness.js";
+import { minioIsReady } from "./minio-readiness.js";
 
 export interface MinioOptions {
   binary: string;
@@ -82,8 +83,8 @@ export async function startMinio(options: MinioOptions): Promise<RunningMinio> {
     child,
     timeoutMs: options.startTimeoutMs ?? 60_000,
     check: async () => {
-      const response = await fetch(`${endpoint}/minio/health/live`, { signal: AbortSignal.timeout(2_000) });
-      return response.ok;
+      const response = await fetch(`${endpoint}/minio/health/ready`, { signal: AbortSignal.timeout(2_000) });
+      return minioIsReady(response);
     },
   });
 
