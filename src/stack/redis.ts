@@ -68,11 +68,18 @@ export async function startRedis(options: RedisOptions): Promise<RunningRedis> {
   return { url: `redis://127.0.0.1:${options.port}`, stop: child.stop };
 }
 
-/** One PING over RESP, without a client library: true when the server answers +PONG. */
-function answersPing(port: number): Promise<boolean> {
+/**
+ * One PING over RESP, without a client library: true when the server answers +PONG.
+ *
+ * The timeout gives up only after the event loop has polled once more: when this process was busy
+ * for longer than the timeout (a loaded machine, modules compiling in the same process), the timer
+ * runs before the I/O phase that would deliver an answer already waiting in the socket, and every
+ * attempt would fail against a Redis that had answered at once.
+ */
+export function answersPing(port: number, timeoutMs = 2_000): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const socket = createConnection({ port, host: "127.0.0.1" });
-    socket.setTimeout(2_000, () => socket.destroy(new Error("no answer to PING")));
+    socket.setTimeout(timeoutMs, () => setImmediate(() => socket.destroy(new Error("no answer to PING"))));
     socket.once("error", reject);
     socket.once("connect", () => socket.write("PING\r\n"));
     socket.once("data", (data) => {
