@@ -11,14 +11,15 @@ import { ObjectStatus } from "@files-and-fields/client/gen/filestorage/v1/types_
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { png } from "../fixtures/files/index.js";
 import { apiUrl, clientsFor, tokenFor, uniqueTenant } from "../support/clients.js";
-import { go, run } from "../support/go-module.js";
+import { runProcess } from "../support/cli-process.js";
+import { go } from "../support/go-module.js";
 
 describe("the Go client (clients/go)", () => {
   let dir: string;
   let program: string;
   let token: string;
   const photo = () => path.join(dir, "photo.png");
-  const uploadExample = (...args: string[]) => run(program, args, { env: { API_URL: apiUrl(), TOKEN: token } });
+  const uploadExample = (...args: string[]) => runProcess(program, args, { env: { API_URL: apiUrl(), TOKEN: token } });
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "go-client-"));
@@ -49,7 +50,7 @@ describe("the Go client (clients/go)", () => {
   });
 
   it("exits 1 with the API's refusal when the token is refused", async () => {
-    const result = await run(program, [photo()], { env: { API_URL: apiUrl(), TOKEN: "not-a-jwt" } });
+    const result = await runProcess(program, [photo()], { env: { API_URL: apiUrl(), TOKEN: "not-a-jwt" } });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^upload-example: InitiateUpload: unauthenticated: /);
   });
