@@ -11,7 +11,8 @@ import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allowedGrpc, dateText, HitRates, int32, protoValue, typedText } from "../support/fuzz/building-blocks.js";
+import { allowedGrpc, dateText, int32, protoValue, typedText } from "../support/fuzz/building-blocks.js";
+import { HitRates } from "../support/fuzz/hit-rates.js";
 import { CURRENT_VERSION, FIELD_KEYS, FIELD_TYPES, STRATEGIES, formulaish, fuzzDefinitionCalls, pattern, validDefinition, validUpdate, type DefinitionModel } from "../support/fuzz/custom-field-calls.js";
 import { clientsFor, rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { sql } from "../support/stack-access.js";
@@ -60,7 +61,7 @@ describe("fuzzing the custom field definition RPCs", () => {
     const tenant = uniqueTenant("fz-cf");
     const token = await tokenFor(tenant);
     const hits = new HitRates();
-    const model = await fuzzDefinitionCalls(rest, token, 150, hits);
+    const model = await fuzzDefinitionCalls(rest, token, 250, hits);
     expect(model.size, "some creates succeeded").toBeGreaterThan(0);
     hits.expectAtLeast("definitions over REST", { create: 1 / 3, update: 1 / 6 });
     await expectDefinitionRows(tenant, model);
@@ -145,7 +146,7 @@ describe("fuzzing over gRPC with typed random messages", () => {
           }
         }
       }),
-      { numRuns: 80 },
+      { numRuns: 200 },
     );
     hits.expectAtLeast("definitions over gRPC", { create: 1 / 3, update: 1 / 6 });
     await expectDefinitionRows(tenant, model);

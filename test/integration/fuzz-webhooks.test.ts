@@ -8,7 +8,8 @@ import { Code, createClient } from "@connectrpc/connect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WebhookService } from "@files-and-fields/client/gen/filestorage/v1/webhooks_service_pb.js";
-import { allowedGrpc, HitRates, typedText } from "../support/fuzz/building-blocks.js";
+import { allowedGrpc, typedText } from "../support/fuzz/building-blocks.js";
+import { HitRates } from "../support/fuzz/hit-rates.js";
 import { EVENT_TYPES, fuzzEndpointCalls, webhookUrl } from "../support/fuzz/webhook-calls.js";
 import { rest, tokenFor, transportFor, uniqueTenant } from "../support/clients.js";
 import { sql } from "../support/stack-access.js";
@@ -32,7 +33,7 @@ describe("fuzzing the webhook endpoint RPCs", () => {
     const tenant = uniqueTenant("fz-wh");
     const token = await tokenFor(tenant);
     const hits = new HitRates();
-    const { model, gone } = await fuzzEndpointCalls(rest, token, 150, hits);
+    const { model, gone } = await fuzzEndpointCalls(rest, token, 600, hits);
     expect(model.size + gone.length, "some creates succeeded").toBeGreaterThan(0);
     hits.expectAtLeast("webhook endpoints over REST", { create: 1 / 3, update: 1 / 10, list: 1 / 3 });
     await expectEndpointRows(tenant, model);
@@ -75,7 +76,7 @@ describe("fuzzing the webhook endpoint RPCs over gRPC with typed random messages
           if (res.ok) endpointModel.set(a.id, res.value.webhookEndpoint);
         }
       }),
-      { numRuns: 40 },
+      { numRuns: 300 },
     );
     hits.expectAtLeast("webhook endpoints over gRPC", { create: 1 / 3, update: 1 / 10 });
     const endpoints = await sql<any>("select id, url, event_types, enabled from webhook_endpoints where tenant_id = ?", [tenant]);

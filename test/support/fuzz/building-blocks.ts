@@ -122,37 +122,3 @@ export const allowedGrpc = (codes: Code[]) => async (call: Promise<unknown>) => 
   }
 };
 
-/**
- * How often each kind of fuzzed call answered OK: a fuzzer states the share of calls that must
- * reach the branch it targets (a create that is stored, a list that answers rows) and asserts it,
- * so a generator that drifts into refusals only fails instead of passing vacuously.
- */
-export class HitRates {
-  private readonly counts = new Map<string, { ok: number; all: number }>();
-
-  tally(kind: string, ok: boolean): void {
-    const count = this.counts.get(kind) ?? { ok: 0, all: 0 };
-    count.all++;
-    if (ok) count.ok++;
-    this.counts.set(kind, count);
-  }
-
-  calls(kind: string): number {
-    return this.counts.get(kind)?.all ?? 0;
-  }
-
-  /** The share of `kind` calls that answered OK (0 when none were made). */
-  rate(kind: string): number {
-    const count = this.counts.get(kind);
-    return count && count.all > 0 ? count.ok / count.all : 0;
-  }
-
-  /** Prints the measured rates and asserts each minimum, e.g. `{ create: 1 / 3 }`. */
-  expectAtLeast(what: string, minimums: Record<string, number>): void {
-    console.log(`${what}: ${[...this.counts].map(([kind, c]) => `${kind} ${c.ok}/${c.all} OK`).join(", ")}`);
-    for (const [kind, minimum] of Object.entries(minimums)) {
-      expect(this.calls(kind), `${what}: ${kind} calls made`).toBeGreaterThan(0);
-      expect(this.rate(kind), `${what}: share of ${kind} calls that answered OK`).toBeGreaterThanOrEqual(minimum);
-    }
-  }
-}

@@ -1,7 +1,8 @@
 /** Random calls of the custom field definition RPCs: valid, mutated and random bodies, ids in and out of format. */
 import fc from "fast-check";
 import { expect } from "vitest";
-import { dateText, describeCall, doubleish, edgeString, expectClientOutcome, HitRates, int32ish, junk, label, mutated, often, pathId, text, unknownKeys, type RestCaller } from "./building-blocks.js";
+import { dateText, describeCall, doubleish, edgeString, expectClientOutcome, int32ish, junk, label, mutated, often, pathId, text, unknownKeys, type RestCaller } from "./building-blocks.js";
+import { HitRates } from "./hit-rates.js";
 
 export const FIELD_KEYS = ["alpha", "beta", "gamma", "score", "tier", "since", "a_b", "x", "a".repeat(64), "a".repeat(65), "__proto__", "constructor", "Alpha", "a-b", ""];
 const OK_KEYS = FIELD_KEYS.slice(0, 9);

@@ -1,7 +1,8 @@
 /** Random calls of the customer RPCs and list queries, over one set of custom field definitions. */
 import fc from "fast-check";
 import { expect } from "vitest";
-import { craftedToken, describeCall, expectClientOutcome, HitRates, jsonScalar, junk, label, mutated, often, pathId, text, unknownKeys, type RestCaller } from "./building-blocks.js";
+import { craftedToken, describeCall, expectClientOutcome, jsonScalar, junk, label, mutated, often, pathId, text, unknownKeys, type RestCaller } from "./building-blocks.js";
+import { HitRates } from "./hit-rates.js";
 
 export const CUSTOMER_DEFINITIONS = [
   { fieldKey: "tier", fieldLabel: "Tier", fieldType: "select", defaultValue: "bronze", uiConfig: { options: ["gold", "silver", "bronze"].map((v) => ({ label: v, value: v })) } },

@@ -1,7 +1,8 @@
 /** Random calls of the webhook endpoint RPCs. */
 import fc from "fast-check";
 import { expect } from "vitest";
-import { craftedToken, describeCall, expectClientOutcome, HitRates, junk, mutated, often, pathId, text, unknownKeys, type RestCaller } from "./building-blocks.js";
+import { craftedToken, describeCall, expectClientOutcome, junk, mutated, often, pathId, text, unknownKeys, type RestCaller } from "./building-blocks.js";
+import { HitRates } from "./hit-rates.js";
 
 export const EVENT_TYPES = ["upload.initiated", "upload.completed", "scan.passed", "scan.failed", "hold.placed", "download_url.issued"];
 export const webhookUrl = fc.oneof(

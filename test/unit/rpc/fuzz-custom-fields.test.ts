@@ -6,7 +6,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { describeCall, expectClientOutcome, HitRates, junk, often } from "../../support/fuzz/building-blocks.js";
+import { describeCall, expectClientOutcome, junk, often } from "../../support/fuzz/building-blocks.js";
+import { HitRates } from "../../support/fuzz/hit-rates.js";
 import { fuzzDefinitionCalls } from "../../support/fuzz/custom-field-calls.js";
 import { inMemoryApi } from "./in-memory-api.js";
 

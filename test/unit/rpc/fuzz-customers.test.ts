@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CUSTOMER_DEFINITIONS, fuzzCustomerCalls } from "../../support/fuzz/customer-calls.js";
-import { HitRates } from "../../support/fuzz/building-blocks.js";
+import { HitRates } from "../../support/fuzz/hit-rates.js";
 import { inMemoryApi } from "./in-memory-api.js";
 
 describe("fuzzing the customer RPCs in memory", () => {

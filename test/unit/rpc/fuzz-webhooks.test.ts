@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { fuzzEndpointCalls } from "../../support/fuzz/webhook-calls.js";
-import { HitRates } from "../../support/fuzz/building-blocks.js";
+import { HitRates } from "../../support/fuzz/hit-rates.js";
 import { inMemoryApi } from "./in-memory-api.js";
 
 describe("fuzzing the webhook endpoint RPCs in memory", () => {
   it("random create, update, get, delete and list calls never produce a 5xx, and leave exactly the endpoints that answered 200", async () => {
     const api = inMemoryApi();
     const hits = new HitRates();
-    const { model, gone } = await fuzzEndpointCalls(api.rest, await api.token("fz-wh"), 300, hits);
+    const { model, gone } = await fuzzEndpointCalls(api.rest, await api.token("fz-wh"), 1000, hits);
     expect(model.size + gone.length, "some creates succeeded").toBeGreaterThan(0);
     // Updates also go to deleted endpoints and unknown ids, so fewer of them can succeed.
     hits.expectAtLeast("webhook endpoints in memory", { create: 1 / 3, update: 1 / 10, list: 1 / 3 });
