@@ -36,7 +36,8 @@ async function generatedServices(): Promise<DescService[]> {
 
 /**
  * The longest the event loop was held during `run`, by monitorEventLoopDelay (a 10 ms timer that
- * records how late it fires), and the CPU time of the event loop's thread meanwhile.
+ * records how late it fires), and the CPU time the event loop's thread spent in its longest turn:
+ * a chain of setImmediate callbacks reads the thread's CPU once per turn of the loop.
  */
 const histogram = monitorEventLoopDelay({ resolution: 10 });
 async function nextSample(): Promise<void> {
@@ -47,30 +48,25 @@ function threadCpuMs(): number {
   const { user, system } = process.threadCpuUsage();
   return (user + system) / 1000;
 }
-async function measure(run: () => Promise<unknown>): Promise<{ heldMs: number; cpuMs: number }> {
+async function heldMs(run: () => Promise<unknown>): Promise<{ held: number; cpu: number }> {
   // reset() forgets when the timer last fired: the next sample only restarts the clock.
   histogram.reset();
   await nextSample();
-  const cpu = threadCpuMs();
+  let last = threadCpuMs();
+  let longestTurn = 0;
+  let sampling = true;
+  const turn = () => {
+    const now = threadCpuMs();
+    longestTurn = Math.max(longestTurn, now - last);
+    last = now;
+    if (sampling) setImmediate(turn);
+  };
+  setImmediate(turn);
   await run();
-  const cpuMs = threadCpuMs() - cpu;
   await nextSample();
-  return { heldMs: histogram.max / 1e6, cpuMs };
-}
-
-/**
- * The call's hold, retried at most twice when over budget while its thread used less CPU than
- * the budget: the loop was then late because the shared machine descheduled the process, not
- * because of the request. A request that computes for 100 ms is never retried.
- */
-async function heldMs(run: () => Promise<unknown>): Promise<{ held: number; cpu: number }> {
-  let best = { held: Infinity, cpu: Infinity };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const { heldMs, cpuMs } = await measure(run);
-    if (heldMs < best.held) best = { held: heldMs, cpu: cpuMs };
-    if (best.held < BUDGET_MS || cpuMs >= BUDGET_MS) break;
-  }
-  return best;
+  sampling = false;
+  await new Promise((resolve) => setImmediate(resolve));
+  return { held: histogram.max / 1e6, cpu: longestTurn };
 }
 
 let api: InMemoryApi;
@@ -148,8 +144,14 @@ function restCall(route: HttpRoute, json: JsonObject, rawField: string, rawText:
   return () => api.rest(route.httpMethod, `/${path}${route.verb ? `:${route.verb}` : ""}`, { token, rawBody });
 }
 
+/**
+ * A hold counts against the request only as far as its thread computed in that turn: a loop that
+ * is late while the thread computed less was descheduled by a busy machine (a CI run saw 102 ms
+ * held with 20 ms of CPU in the whole call), which no request can cause. A request that computes
+ * for 100 ms in one turn of the loop has both figures over the budget.
+ */
 function expectWithinBudget({ held, cpu }: { held: number; cpu: number }, what: string) {
-  expect(held, `${what} held the event loop for ${held.toFixed(0)} ms (${cpu.toFixed(0)} ms of CPU)`).toBeLessThan(BUDGET_MS);
+  expect(Math.min(held, cpu), `${what} held the event loop for ${held.toFixed(0)} ms (${cpu.toFixed(0)} ms of CPU in its longest turn)`).toBeLessThan(BUDGET_MS);
 }
 
 async function seed(): Promise<Seeded> {
@@ -186,6 +188,21 @@ beforeAll(async () => {
 }, 60_000);
 
 describe("the per-request budget: no call holds the event loop for 100 ms", () => {
+  it("the measure fails a call that computes for 150 ms in one turn, and not one whose thread was stopped for as long", async () => {
+    const busy = async () => {
+      const until = threadCpuMs() + 150;
+      while (threadCpuMs() < until);
+    };
+    // Blocked without computing, as a descheduled process is.
+    const stopped = async () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 150);
+    expect(() => expectWithinBudget({ held: 150, cpu: 150 }, "planted")).toThrow(/held the event loop for 150 ms/);
+    const computed = await heldMs(busy);
+    expect(() => expectWithinBudget(computed, "a busy loop")).toThrow(/a busy loop held the event loop/);
+    const blocked = await heldMs(stopped);
+    expect(blocked.held).toBeGreaterThanOrEqual(BUDGET_MS);
+    expectWithinBudget(blocked, "a stopped thread");
+  });
+
   it("a NUMBER preview with 80,000 digits and a bad tail (the issue's measurement)", { timeout: 180_000 }, async () => {
     const preview = services.flatMap((s) => s.methods).find((m) => m.name === "PreviewFieldDefinition")!;
     const json = { entityType: "Customer", draft: { entityType: "Customer", fieldKey: DRAFT_KEY, fieldLabel: "N", fieldType: "NUMBER" }, customFields: { [DRAFT_KEY]: LONG_NUMBER } };
