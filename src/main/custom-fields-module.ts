@@ -32,7 +32,7 @@ export interface CustomFieldsModule {
 /**
  * Custom fields and the entity modules on it (Customers, Products). The definition cache is Redis when REDIS_URL
  * is set (needed as soon as more than one API process runs: invalidation must reach them all), an
- * in-process map otherwise. The entity modules reach custom fields only through the CustomFieldsPort.
+ * in-process map otherwise. The entity modules reach custom fields only through EntityCustomFields.
  */
 export async function createCustomFieldsModule(config: Config, orm: MikroORM, logger: Logger): Promise<CustomFieldsModule> {
   const kv: KeyValueStore = config.redisUrl ? await RedisKeyValueStore.connect(config.redisUrl) : new MemoryKeyValueStore();

@@ -4,7 +4,7 @@ import type {
   CustomFieldEntity,
   CustomFieldEntityChanges,
   CustomFieldEntityQuery,
-  CustomFieldEntityStore,
+  CustomFieldEntityCatalog,
 } from "../../app/entities/port.js";
 import type { Cursor } from "../../domain/pagination.js";
 import { applyCustomFieldFilter } from "./apply-custom-field-filter.js";
@@ -31,7 +31,7 @@ type Row = Record<string, unknown>;
  * different keys both survive; a list is one statement: tenant, exact filters, the compiled
  * custom field filter, keyset position.
  */
-export class CustomFieldEntityTableStore<F extends object, X extends object> implements CustomFieldEntityStore<F, X> {
+export class CustomFieldEntityTableStore<F extends object, X extends object> implements CustomFieldEntityCatalog<F, X> {
   constructor(
     private readonly orm: MikroORM,
     private readonly table: EntityTable<F>,

@@ -6,7 +6,7 @@ import type {
   DefinitionAuditEntry,
   DefinitionChanges,
   DefinitionCountGuard,
-  FieldDefinitionStorePort,
+  FieldDefinitionCatalog,
   IndexedFieldGuard,
 } from "../../app/customfields/port.js";
 import type { Cursor } from "../../domain/pagination.js";
@@ -25,7 +25,7 @@ const live = (tenantId: string, id: string) => ({ tenantId, id, deletedAt: null 
  * Field definitions in PostgreSQL. Changes state their version condition in the UPDATE itself, so
  * an update decided on a stale read changes nothing; each change and its audit row commit together.
  */
-export class FieldDefinitionStore implements FieldDefinitionStorePort {
+export class FieldDefinitionStore implements FieldDefinitionCatalog {
   constructor(private readonly orm: MikroORM) {}
 
   async listLive(tenantId: string, entityType: string): Promise<FieldDefinition[]> {

@@ -1,5 +1,5 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { OrganizationProfileStorePort } from "../../app/organization/port.js";
+import type { OrganizationProfiles } from "../../app/organization/port.js";
 import type { OrganizationProfile, OrganizationProfileChanges } from "../../domain/organization/profile.js";
 import { withDatabase } from "./database-work.js";
 
@@ -14,7 +14,7 @@ const COLUMNS: Record<keyof OrganizationProfileChanges, string> = {
 const JSON_COLUMNS = new Set(["modules", "custom_fields"]);
 
 /** Organization profiles in PostgreSQL, one row per tenant (migration 0008). */
-export class OrganizationProfileStore implements OrganizationProfileStorePort {
+export class OrganizationProfileStore implements OrganizationProfiles {
   constructor(private readonly orm: MikroORM) {}
 
   async find(tenantId: string): Promise<OrganizationProfile | undefined> {

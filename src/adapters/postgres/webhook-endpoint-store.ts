@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import type { NewWebhookEndpoint, SecretRotation, WebhookEndpointChanges, WebhookEndpointStorePort } from "../../app/webhooks/port.js";
+import type { NewWebhookEndpoint, SecretRotation, WebhookEndpointChanges, WebhookEndpointCatalog } from "../../app/webhooks/port.js";
 import type { Cursor } from "../../domain/pagination.js";
 import type { WebhookEndpointView } from "../../domain/webhooks/endpoint.js";
 import { secretContext, type SecretCipher } from "../webhooks/secret-cipher.js";
@@ -8,7 +8,7 @@ import { inTransaction, withDatabase } from "./database-work.js";
 import { keysetAfter, keysetOrderBy } from "./keyset.js";
 
 /** A tenant's webhook endpoints; every statement is scoped by tenant. Secrets are stored encrypted. */
-export class WebhookEndpointStore implements WebhookEndpointStorePort {
+export class WebhookEndpointStore implements WebhookEndpointCatalog {
   constructor(
     private readonly orm: MikroORM,
     private readonly cipher: SecretCipher,

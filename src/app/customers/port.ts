@@ -2,7 +2,7 @@
 import type {
   CustomFieldEntity,
   CustomFieldEntityQuery,
-  CustomFieldEntityStore,
+  CustomFieldEntityCatalog,
 } from "../entities/port.js";
 
 /** A customer's own columns; id, tenant, custom fields, version and times are every entity's. */
@@ -19,4 +19,4 @@ export interface CustomerExactFilter {
 
 export type Customer = CustomFieldEntity<CustomerFields>;
 export type CustomerListQuery = CustomFieldEntityQuery<CustomerExactFilter>;
-export type CustomerStorePort = CustomFieldEntityStore<CustomerFields, CustomerExactFilter>;
+export type CustomerCatalog = CustomFieldEntityCatalog<CustomerFields, CustomerExactFilter>;

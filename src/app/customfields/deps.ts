@@ -4,13 +4,13 @@ import type { FieldDefinition } from "../../domain/customfields/definition.js";
 import { DEFAULT_CUSTOM_FIELD_LIMITS, type CustomFieldLimits } from "../../domain/customfields/limits.js";
 import type { DefinitionCache } from "./definition-cache.js";
 import { profileContext } from "../../domain/organization/profile.js";
-import type { OrganizationProfileStorePort } from "../organization/port.js";
-import type { FieldDefinitionStorePort } from "./port.js";
+import type { OrganizationProfiles } from "../organization/port.js";
+import type { FieldDefinitionCatalog } from "./port.js";
 
 
 /** What the custom field use cases need; wired in src/main. */
 export interface CustomFieldsDeps {
-  store: FieldDefinitionStorePort;
+  store: FieldDefinitionCatalog;
   cache: DefinitionCache;
   /** How many definitions of one tenant may be `indexed` (CUSTOM_FIELDS_MAX_INDEXED_FIELDS). */
   maxIndexedFields: number;
@@ -23,7 +23,7 @@ export interface CustomFieldsDeps {
   /** Pattern and formula bounds from configuration; the domain's defaults without them. */
   limits?: CustomFieldLimits;
   /** The tenants' organization profiles, which rules and formulas see as `organization`. */
-  organizations?: Pick<OrganizationProfileStorePort, "find">;
+  organizations?: Pick<OrganizationProfiles, "find">;
 }
 
 export function limitsOf(deps: CustomFieldsDeps): CustomFieldLimits {

@@ -67,7 +67,7 @@ export type IndexedFieldGuard = (otherIndexed: number) => void;
  */
 export type DefinitionCountGuard = (live: number) => void;
 
-export interface FieldDefinitionStorePort {
+export interface FieldDefinitionCatalog {
   /** Definitions not soft-deleted (active and inactive), by display order then key. */
   listLive(tenantId: string, entityType: string): Promise<FieldDefinition[]>;
   findLive(tenantId: string, id: string): Promise<FieldDefinition | undefined>;

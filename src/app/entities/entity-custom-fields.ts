@@ -3,17 +3,17 @@
  * with defaults resolved, get, update with only the supplied custom fields validated and an
  * optional expected version, and a keyset-paged list filtered by `fieldKey__op=value`. A module
  * declares its own columns `F`, its exact-match list filters `X` and an EntityKind; everything
- * about custom fields goes through the CustomFieldsPort, never around it.
+ * about custom fields goes through EntityCustomFields, never around it.
  */
 import type { Actor } from "../../domain/actor.js";
 import { ensureBeforeDeadline, type CallScope } from "../../domain/call-scope.js";
 import { AppError, type ErrorReason } from "../../domain/errors.js";
 import { readPage } from "../../domain/pagination.js";
-import type { CustomFieldEntity, CustomFieldEntityChanges, CustomFieldEntityStore, CustomFieldsPort } from "./port.js";
+import type { CustomFieldEntity, CustomFieldEntityChanges, CustomFieldEntityCatalog, EntityCustomFields } from "./port.js";
 
 export interface CustomFieldEntityDeps<F, X> {
-  store: CustomFieldEntityStore<F, X>;
-  customFields: CustomFieldsPort;
+  store: CustomFieldEntityCatalog<F, X>;
+  customFields: EntityCustomFields;
   now(): Date;
   newId(): string;
 }

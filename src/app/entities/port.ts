@@ -27,7 +27,7 @@ export type CustomFieldEntityChanges<F> = Partial<F> & { expectedVersion?: numbe
 export type CustomFieldEntityQuery<X> = X & { customFilter: ParsedFilter };
 
 /** The store an entity module needs, in domain terms. */
-export interface CustomFieldEntityStore<F, X> {
+export interface CustomFieldEntityCatalog<F, X> {
   insert(entity: CustomFieldEntity<F>): Promise<void>;
   find(tenantId: string, id: string): Promise<CustomFieldEntity<F> | undefined>;
   /** Undefined when no row matched (absent, another tenant's, or not at the expected version). */
@@ -41,7 +41,7 @@ export interface CustomFieldEntityStore<F, X> {
  * module in this process takes inProcessCustomFields(); one in another process would implement
  * the same interface with the generated client. Either way the same use cases answer.
  */
-export interface CustomFieldsPort {
+export interface EntityCustomFields {
   /** Defaults, the caller's values merged over them, validation of every field. */
   resolveForCreate(actor: Actor, entityType: string, values: unknown, context: RuleContext): Promise<Record<string, unknown>>;
   /** Validation (and coercion) of the supplied values only. */

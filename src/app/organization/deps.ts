@@ -1,7 +1,7 @@
-import type { OrganizationProfileStorePort } from "./port.js";
+import type { OrganizationProfiles } from "./port.js";
 
 /** What the organization use cases need; wired in src/main. */
 export interface OrganizationDeps {
-  store: OrganizationProfileStorePort;
+  store: OrganizationProfiles;
   now(): Date;
 }

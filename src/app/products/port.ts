@@ -1,7 +1,7 @@
 /** The product store the product use cases need, in domain terms (src/adapters/postgres). */
 import type {
   CustomFieldEntity,
-  CustomFieldEntityStore,
+  CustomFieldEntityCatalog,
 } from "../entities/port.js";
 
 /** A product's own columns; id, tenant, custom fields, version and times are every entity's. */
@@ -18,4 +18,4 @@ export interface ProductExactFilter {
 }
 
 export type Product = CustomFieldEntity<ProductFields>;
-export type ProductStorePort = CustomFieldEntityStore<ProductFields, ProductExactFilter>;
+export type ProductCatalog = CustomFieldEntityCatalog<ProductFields, ProductExactFilter>;

@@ -1,8 +1,8 @@
 import { AppError } from "../../domain/errors.js";
-import type { WebhookEndpointStorePort } from "./port.js";
+import type { WebhookEndpointCatalog } from "./port.js";
 
 export interface WebhooksDeps {
-  store: WebhookEndpointStorePort;
+  store: WebhookEndpointCatalog;
   /** Refuses (WEBHOOK_URL_NOT_ALLOWED) a URL the service may not call; resolves its host. */
   checkUrl(url: string): Promise<void>;
   /** A Standard Webhooks secret: `whsec_` and base64 of random bytes. */

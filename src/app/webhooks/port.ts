@@ -33,7 +33,7 @@ export interface SecretRotation {
   audit: { id: string; actorId: string; requestId?: string };
 }
 
-export interface WebhookEndpointStorePort {
+export interface WebhookEndpointCatalog {
   /** Undefined, and nothing written, when the tenant has `maxPerTenant` endpoints already. */
   insert(endpoint: NewWebhookEndpoint, maxPerTenant: number): Promise<WebhookEndpointView | undefined>;
   /** Stores the new secret (encrypted) and audits the rotation in one transaction; undefined when not found. */

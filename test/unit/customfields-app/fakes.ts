@@ -5,7 +5,7 @@ import type {
   DefinitionAudit,
   DefinitionAuditEntry,
   DefinitionChanges,
-  FieldDefinitionStorePort,
+  FieldDefinitionCatalog,
   IndexedFieldGuard,
 } from "../../../src/app/customfields/port.js";
 import type { Cursor } from "../../../src/domain/pagination.js";
@@ -13,7 +13,7 @@ import { AppError } from "../../../src/domain/errors.js";
 import type { FieldDefinition } from "../../../src/domain/customfields/definition.js";
 
 /** An in-memory definition store with the database's rules: live-key uniqueness, version conditions. */
-export class MemoryDefinitionStore implements FieldDefinitionStorePort {
+export class MemoryDefinitionStore implements FieldDefinitionCatalog {
   readonly rows = new Map<string, FieldDefinition>();
   readonly audits: DefinitionAudit[] = [];
   /** Runs just before a conditional write, to simulate a concurrent writer. */

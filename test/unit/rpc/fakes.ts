@@ -7,16 +7,16 @@
  */
 import { generateKeyPairSync } from "node:crypto";
 import type { AuditChainReader, AuditCheckpointStore, AuditEntryView, AuditSigningKeys, AuditTrail } from "../../../src/app/audit/port.js";
-import type { CustomerExactFilter, CustomerFields, CustomerStorePort } from "../../../src/app/customers/port.js";
-import type { CustomFieldEntity, CustomFieldEntityChanges, CustomFieldEntityQuery, CustomFieldEntityStore } from "../../../src/app/entities/port.js";
+import type { CustomerExactFilter, CustomerFields, CustomerCatalog } from "../../../src/app/customers/port.js";
+import type { CustomFieldEntity, CustomFieldEntityChanges, CustomFieldEntityQuery, CustomFieldEntityCatalog } from "../../../src/app/entities/port.js";
 import type { FileStorageDeps } from "../../../src/app/files/deps.js";
 import type { Readiness } from "../../../src/app/readiness.js";
-import type { NewWebhookEndpoint, SecretRotation, WebhookEndpointChanges, WebhookEndpointStorePort } from "../../../src/app/webhooks/port.js";
+import type { NewWebhookEndpoint, SecretRotation, WebhookEndpointChanges, WebhookEndpointCatalog } from "../../../src/app/webhooks/port.js";
 import type { Cursor } from "../../../src/domain/pagination.js";
 import type { WebhookEndpointView } from "../../../src/domain/webhooks/endpoint.js";
 import type { AuditQuery } from "../../../src/domain/audit/audit-query.js";
 import type { FakeObjects } from "../files/lifecycle/fakes.js";
-import type { OrganizationProfileStorePort } from "../../../src/app/organization/port.js";
+import type { OrganizationProfiles } from "../../../src/app/organization/port.js";
 import { defaultProfile, type OrganizationProfile, type OrganizationProfileChanges } from "../../../src/domain/organization/profile.js";
 
 /** Newest first, then by id: the keyset order of every list. */
@@ -32,7 +32,7 @@ function newestFirst<T extends { id: string }>(rows: T[], at: (row: T) => Date, 
  * Any entity with custom fields (the store of src/adapters/postgres/custom-field-entity-store.ts):
  * own columns written when given, custom fields merged, exact filters on own columns.
  */
-export class MemoryEntityStore<F extends object, X extends object> implements CustomFieldEntityStore<F, X> {
+export class MemoryEntityStore<F extends object, X extends object> implements CustomFieldEntityCatalog<F, X> {
   readonly rows = new Map<string, CustomFieldEntity<F>>();
   /** The last list query, as the use case compiled it: what the SQL adapter would receive. */
   lastQuery?: CustomFieldEntityQuery<X>;
@@ -64,10 +64,10 @@ export class MemoryEntityStore<F extends object, X extends object> implements Cu
   }
 }
 
-export class MemoryCustomerStore extends MemoryEntityStore<CustomerFields, CustomerExactFilter> implements CustomerStorePort {}
+export class MemoryCustomerStore extends MemoryEntityStore<CustomerFields, CustomerExactFilter> implements CustomerCatalog {}
 
 /** One profile per tenant; an upsert writes the given fields over the stored or default profile. */
-export class MemoryOrganizationProfileStore implements OrganizationProfileStorePort {
+export class MemoryOrganizationProfileStore implements OrganizationProfiles {
   readonly rows = new Map<string, OrganizationProfile>();
 
   async find(tenantId: string) {
@@ -84,7 +84,7 @@ export class MemoryOrganizationProfileStore implements OrganizationProfileStoreP
 
 type MemoryEndpointRow = WebhookEndpointView & { secret: string; previousSecret?: string };
 
-export class MemoryWebhookEndpointStore implements WebhookEndpointStorePort {
+export class MemoryWebhookEndpointStore implements WebhookEndpointCatalog {
   readonly rows = new Map<string, MemoryEndpointRow>();
   readonly audit: (SecretRotation["audit"] & { tenantId: string; endpointId: string })[] = [];
 
