@@ -249,6 +249,8 @@ describe("the errors the runtime raises before any handler carry an ErrorInfo on
   const cases = [
     ["an unknown method", "proto", `${FILES}/NoSuchMethod`, new Uint8Array(), Code.Unimplemented, "UNKNOWN_PROCEDURE"],
     ["a malformed body", "json", `${FILES}/GetUpload`, Buffer.from('{"objectId": '), Code.InvalidArgument, "MALFORMED_REQUEST"],
+    // Field 1, length-delimited, whose length varint never ends: the runtime's "parse binary" (internal).
+    ["a body that does not decode as protobuf", "proto", `${FILES}/GetUpload`, Buffer.from([0x0a, 0xff]), Code.InvalidArgument, "MALFORMED_REQUEST"],
     ["a body over the limit", "proto", `${FILES}/InitiateUpload`, oversized, Code.ResourceExhausted, "RESOURCE_EXHAUSTED"],
   ] as const;
   const protocols: Protocol[] = ["grpc", "grpc-web", "connect"];

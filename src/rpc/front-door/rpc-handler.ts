@@ -77,7 +77,10 @@ async function specErrors(wire: Wire, res: UniversalServerResponse, fill: boolea
   // Connect writes its errors as the spec says already: what is left to do is the ErrorInfo.
   if (!fill) return res;
   if (/^application\/connect\+/i.test(contentType)) return { ...res, body: fixingConnectEndStream(res.body, header.get("connect-content-encoding")) };
-  if (res.status !== 200 && /^application\/json/i.test(contentType)) return { ...res, body: iterable([await fixingConnectUnaryError(res.body, header)]) };
+  if (res.status !== 200 && /^application\/json/i.test(contentType)) {
+    const fixed = await fixingConnectUnaryError(res.body, header, res.status);
+    return { ...res, status: fixed.status, body: iterable([fixed.body]) };
+  }
   return res;
 }
 

@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { toBinary } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { codeFromString } from "@connectrpc/connect/protocol-connect";
+import { codeFromString, codeToHttpStatus, codeToString } from "@connectrpc/connect/protocol-connect";
 import { findTrailerError, headerGrpcMessage, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { ErrorInfoSchema } from "@files-and-fields/client/gen/google/rpc/error_details_pb.js";
 import { reasonForRuntimeError } from "../error-codes.js";
@@ -19,6 +19,20 @@ import { encodeGrpcMessage } from "./grpc-message.js";
 
 const ERROR_INFO = ErrorInfoSchema.typeName;
 
+/**
+ * The runtime raises a request body that does not decode as protobuf, or an envelope it cannot
+ * decompress, as `internal` (as grpc-go does). Both are the caller's to fix, so the product API
+ * answers them as connect-go does and as it answers a body that does not decode as JSON:
+ * invalid_argument with MALFORMED_REQUEST. The runtime's own messages are the only way to tell
+ * them from a server fault; a message that changes in a new runtime leaves them `internal`, which
+ * test/integration/protocol-front-door.test.ts catches.
+ */
+const CALLER_DECODE_FAILURE = /^(parse binary: |received compressed envelope, but do not know how to decompress|invalid envelope, already compressed)/;
+
+function callerCode(code: Code, message: unknown): Code {
+  return code === Code.Internal && typeof message === "string" && CALLER_DECODE_FAILURE.test(message) ? Code.InvalidArgument : code;
+}
+
 /** Envelope flags (gRPC-Web trailers, Connect end of stream) and the per-message compression bit. */
 export const GRPC_WEB_TRAILERS = 0x80;
 const CONNECT_END_STREAM = 0x02;
@@ -34,8 +48,12 @@ function inflate(data: Uint8Array, encoding: string | null): Uint8Array | undefi
 
 /** grpc-status / grpc-message / grpc-status-details-bin, in trailers or a trailers-only header. */
 export function specGrpcStatus(fields: Headers, fill: boolean): void {
-  const error = findTrailerError(fields);
+  let error = findTrailerError(fields);
   if (!error) return;
+  if (fill && error.details.length === 0 && callerCode(error.code, error.rawMessage) !== error.code) {
+    error = new ConnectError(error.rawMessage, Code.InvalidArgument, error.metadata, [], error.cause);
+    setTrailerStatus(fields, error);
+  }
   if (fill && error.details.length === 0) {
     error.details.push(errorInfo(reasonForRuntimeError(error.code)));
     setTrailerStatus(fields, error);
@@ -52,7 +70,7 @@ export async function* fixingGrpcTrailers(body: AsyncIterable<Uint8Array>, trail
   }
 }
 
-type JsonError = { code?: unknown; details?: { type?: unknown }[] };
+type JsonError = { code?: unknown; message?: unknown; details?: { type?: unknown }[] };
 
 /** A Connect error object (unary body or end-of-stream `error`) with an ErrorInfo added when it has no details. */
 function withErrorInfo(error: JsonError, code: Code): void {
@@ -78,14 +96,18 @@ function rewriteJson(data: Uint8Array, edit: (value: Record<string, unknown>) =>
   return Buffer.from(JSON.stringify(value), "utf8");
 }
 
-function connectErrorBody(data: Uint8Array): Uint8Array {
-  return rewriteJson(data, (error) => withErrorInfo(error, codeOf(error.code)));
+/** A Connect error object with the caller's code (callerCode) and an ErrorInfo; answers the code. */
+function fixConnectError(error: JsonError): Code {
+  const code = callerCode(codeOf(error.code), error.message);
+  error.code = codeToString(code);
+  withErrorInfo(error, code);
+  return code;
 }
 
 function connectEndStream(data: Uint8Array): Uint8Array {
   return rewriteJson(data, (end) => {
     const error = end.error as JsonError | undefined;
-    if (error && typeof error === "object") withErrorInfo(error, codeOf(error.code));
+    if (error && typeof error === "object") fixConnectError(error);
   });
 }
 
@@ -144,17 +166,25 @@ export function fixingConnectEndStream(body: AsyncIterable<Uint8Array>, encoding
   return rewriteLastEnvelope(body, CONNECT_END_STREAM, encoding, connectEndStream);
 }
 
-/** A Connect unary error body, read whole (it is small), decompressed when it was compressed. */
-export async function fixingConnectUnaryError(body: AsyncIterable<Uint8Array>, header: Headers): Promise<Uint8Array> {
+/**
+ * A Connect unary error body, read whole (it is small), decompressed when it was compressed, and
+ * its HTTP status, that of the new code when callerCode changed it.
+ */
+export async function fixingConnectUnaryError(body: AsyncIterable<Uint8Array>, header: Headers, status: number): Promise<{ body: Uint8Array; status: number }> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of body) chunks.push(chunk);
   const whole = Buffer.concat(chunks);
   const data = inflate(whole, header.get("content-encoding"));
-  if (data === undefined) return whole;
+  if (data === undefined) return { body: whole, status };
   header.delete("content-encoding");
-  const fixed = connectErrorBody(data);
+  let changed: Code | undefined;
+  const fixed = rewriteJson(data, (error) => {
+    const code = codeOf(error.code);
+    if (fixConnectError(error) !== code) changed = codeOf(error.code);
+  });
   header.set("content-length", String(fixed.byteLength));
-  return fixed;
+  // Only a code callerCode changed gets its status: a 404 for an unknown procedure stays one.
+  return { body: fixed, status: changed === undefined ? status : codeToHttpStatus(changed) };
 }
 
 /** An error the front door raises itself, as a ConnectError with its ErrorInfo when the mount fills them in. */
