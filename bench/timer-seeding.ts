@@ -129,7 +129,7 @@ async function remainingKeys(s3: S3Client, config: Config, tenant: string): Prom
 
 /** The service's own call when an object's retention changes, once per object. */
 async function startAll(lifecycle: LifecycleClient, tenant: string, ids: string[]): Promise<void> {
-  await runPool(ids.length, START_CONCURRENCY, (i) => lifecycle.retentionChanged({ tenantId: tenant, objectId: ids[i] }));
+  await runPool(ids.length, START_CONCURRENCY, (i) => lifecycle.retentionChanged({ tenantId: tenant, objectId: ids[i] }, "restored"));
 }
 
 async function timerArmed(client: Client, workflowId: string): Promise<boolean> {

@@ -258,3 +258,37 @@ describe("workers come and go", () => {
     expect((await auditActions(id)).filter((a) => a === "SCAN_PASSED")).toHaveLength(1);
   });
 });
+
+describe("the object's workflow in the operator's view", () => {
+  it("each run says why it started: initiate, then what woke it", async () => {
+    const tenant = uniqueTenant();
+    const token = await tokenFor(tenant);
+    const object = await uploadThrough(token, photo(`why-${Date.now()}`));
+    const runs = await withTemporal(async (client) => {
+      const workflowId = lifecycleWorkflowId(tenant, object.id);
+      // Each wake-up below finds no run (the last one ended), so it starts one.
+      await client.workflow.getHandle(workflowId).result();
+      await rest("POST", `/api/v1/uploads/${object.id}/legal-hold`, { token, body: { reason: "audit" } });
+      await client.workflow.getHandle(workflowId).result();
+      await rest("DELETE", `/api/v1/uploads/${object.id}/legal-hold`, { token });
+      await client.workflow.getHandle(workflowId).result();
+      expect((await rest("DELETE", `/api/v1/uploads/${object.id}`, { token })).status).toBe(200);
+      await client.workflow.getHandle(workflowId).result();
+      for (;;) {
+        const ids: string[] = [];
+        for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) ids.push(run.runId);
+        if (ids.length >= 4) {
+          const described = await Promise.all(ids.map((runId) => client.workflow.getHandle(workflowId, runId).describe()));
+          return Promise.all(described.sort((a, b) => a.startTime.getTime() - b.startTime.getTime()).map((d) => d.staticSummary()));
+        }
+        await sleep(200);
+      }
+    });
+    expect(runs).toEqual([
+      "upload initiated: waits for complete until the abandoned-upload deadline",
+      "legal hold placed",
+      "legal hold released",
+      "delete requested",
+    ]);
+  });
+});

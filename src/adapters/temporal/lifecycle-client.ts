@@ -10,7 +10,7 @@ import {
 import type { Config } from "../../config/config.js";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import { lifecycleWorkflowId } from "../../domain/files/stored-object.js";
-import type { CompleteArgs, LifecycleStart, ObjectLifecycle } from "../../app/files/port.js";
+import type { CompleteArgs, LifecycleStart, LifecycleWake, ObjectLifecycle } from "../../app/files/port.js";
 import {
   completeUpdate,
   LIFECYCLE_WORKFLOW,
@@ -61,6 +61,7 @@ export class LifecycleClient implements ObjectLifecycle {
       this.client.workflow.start(LIFECYCLE_WORKFLOW, {
         taskQueue: this.taskQueue,
         workflowId: lifecycleWorkflowId(ref.tenantId, ref.objectId),
+        staticSummary: "upload initiated: waits for complete until the abandoned-upload deadline",
         ...(delayMs >= 1000 ? { startDelay: delayMs } : {}),
         args: [{ ...ref, mode: "upload", pendingDeadline: start.pendingDeadline.toISOString(), timeouts: this.timeouts } satisfies LifecycleInput],
         typedSearchAttributes: [
@@ -102,6 +103,8 @@ export class LifecycleClient implements ObjectLifecycle {
             taskQueue: this.taskQueue,
             workflowId,
             workflowIdConflictPolicy: "USE_EXISTING",
+            // Only a run this call starts carries it: initiate's run, or its start had failed.
+            staticSummary: "complete called: verify and scan the upload",
             args: [this.resumeInput(ref)],
             typedSearchAttributes: [{ key: TENANT_ID, value: ref.tenantId }],
           }),
@@ -118,10 +121,11 @@ export class LifecycleClient implements ObjectLifecycle {
    * Tells the object's workflow to re-read its state (a hold, release, delete, replacement or
    * restore changed it; the sweep re-drives a stuck scan), starting it again when it had ended.
    */
-  async retentionChanged(ref: ObjectRef): Promise<void> {
+  async retentionChanged(ref: ObjectRef, why: LifecycleWake): Promise<void> {
     await this.guard("signal retention", () =>
       this.client.workflow.signalWithStart(LIFECYCLE_WORKFLOW, {
         taskQueue: this.taskQueue,
+        staticSummary: why,
         workflowId: lifecycleWorkflowId(ref.tenantId, ref.objectId),
         args: [this.resumeInput(ref)],
         signal: retentionChangedSignal,

@@ -22,5 +22,5 @@ export async function deleteUpload(deps: FileStorageDeps, actor: Actor, objectId
   } catch {
     // Audited as a FAILURE; left to the sweep (storage_delete_pending stays true).
   }
-  await deps.lifecycle.retentionChanged({ tenantId: actor.tenantId, objectId }).catch(() => undefined);
+  await deps.lifecycle.retentionChanged({ tenantId: actor.tenantId, objectId }, "delete requested").catch(() => undefined);
 }

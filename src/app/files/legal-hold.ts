@@ -20,7 +20,7 @@ export async function setLegalHold(
   if (outcome === "changed") {
     // Mirrored whenever bytes exist; a pending upload's hold reaches them at complete.
     await deps.storage.setLegalHold(object.storageKey, hold !== null);
-    await deps.lifecycle.retentionChanged({ tenantId: actor.tenantId, objectId });
+    await deps.lifecycle.retentionChanged({ tenantId: actor.tenantId, objectId }, hold ? "legal hold placed" : "legal hold released");
   }
   return object;
 }

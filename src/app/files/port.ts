@@ -119,8 +119,22 @@ export interface ObjectLifecycle {
   /** Verifies the upload; with `waitSeconds`, answers once the scan ended. */
   complete(ref: ObjectRef, args: CompleteArgs): Promise<StoredObjectView>;
   /** The object's persisted state changed outside its workflow: it re-reads it. */
-  retentionChanged(ref: ObjectRef): Promise<void>;
+  retentionChanged(ref: ObjectRef, why: LifecycleWake): Promise<void>;
 }
+
+/**
+ * Why an object's workflow is told to re-read its state. It is the summary of the run the call
+ * starts when none is running, so that each run of an object says in the Temporal UI and
+ * `temporal workflow list` why it began.
+ */
+export type LifecycleWake =
+  | "legal hold placed"
+  | "legal hold released"
+  | "delete requested"
+  | "restored"
+  | "superseded by a newer upload"
+  | "superseded by a restored upload"
+  | "scan re-driven by the sweep";
 
 export interface PresignedUpload {
   url: string;

@@ -21,6 +21,7 @@ export async function restoreUpload(deps: FileStorageDeps, actor: Actor, objectI
     supersededExpiresAt: supersededDeadline(now, deps.retention),
   }, now, (candidate) => isRestorable(candidate, rules.replaceable));
   if (!displaced) throw notSuperseded();
-  await announceRetentionChanges(deps.lifecycle, actor.tenantId, [object.id, ...displaced]);
+  await announceRetentionChanges(deps.lifecycle, actor.tenantId, [object.id], "restored");
+  await announceRetentionChanges(deps.lifecycle, actor.tenantId, displaced, "superseded by a restored upload");
   return findOrFail(deps, actor, objectId);
 }

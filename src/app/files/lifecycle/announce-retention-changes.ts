@@ -1,3 +1,4 @@
+import type { LifecycleWake } from "../port.js";
 import type { LifecyclePorts } from "./deps.js";
 
 /**
@@ -8,6 +9,7 @@ export async function announceRetentionChanges(
   ports: Pick<LifecyclePorts, "retentionChanged">,
   tenantId: string,
   objectIds: string[],
+  why: LifecycleWake,
 ): Promise<void> {
-  for (const objectId of objectIds) await ports.retentionChanged({ tenantId, objectId });
+  for (const objectId of objectIds) await ports.retentionChanged({ tenantId, objectId }, why);
 }

@@ -4,7 +4,7 @@ import type { PdfInflationLimits } from "../../../domain/files/checks/pdf-stream
 import type { SvgLimits } from "../../../domain/files/checks/svg-safety.js";
 import type { ObjectRef } from "../../../domain/files/object-ref.js";
 import type { RetentionDurations } from "../../../domain/files/retention.js";
-import type { ObjectStorage } from "../port.js";
+import type { LifecycleWake, ObjectStorage } from "../port.js";
 import type { LifecycleObjects, MalwareScanner } from "./port.js";
 
 /** What the lifecycle steps (run by the object's workflow as activities) need; wired in src/main. */
@@ -26,7 +26,7 @@ export interface LifecyclePorts {
    */
   malware?: MalwareEngine;
   /** Re-arms another object's retention timer (signal-with-start of its workflow). */
-  retentionChanged(ref: ObjectRef): Promise<void>;
+  retentionChanged(ref: ObjectRef, why: LifecycleWake): Promise<void>;
   now(): Date;
 }
 

@@ -20,6 +20,6 @@ export async function finishScan(ports: LifecyclePorts, ref: ObjectRef, result: 
   const settlement = settleScan(record.objectClass, result.passed, now, ports.retention);
   const actor = { tenantId: ref.tenantId, actorId: SYSTEM_ACTOR_ID, ...cause };
   const settled = await ports.objects.finishScan(actor, ref.objectId, result, settlement, now);
-  await announceRetentionChanges(ports, ref.tenantId, settled.superseded);
+  await announceRetentionChanges(ports, ref.tenantId, settled.superseded, "superseded by a newer upload");
   return loadLifecycleState(ports, ref);
 }

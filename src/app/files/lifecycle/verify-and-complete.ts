@@ -76,7 +76,7 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
   const finishedAt = ports.now();
   const settlement = settleScan(record.objectClass, scan.passed, finishedAt, ports.retention);
   const settled = await ports.objects.completeAndSettle(actor, ref.objectId, md5, { ...scan, finishedAt: finishedAt.toISOString() }, settlement, now);
-  await announceRetentionChanges(ports, ref.tenantId, settled.superseded);
+  await announceRetentionChanges(ports, ref.tenantId, settled.superseded, "superseded by a newer upload");
   return settled.record ? outcomeOf(settled.record) : loadLifecycleState(ports, ref);
 }
 
