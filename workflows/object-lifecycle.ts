@@ -3,13 +3,14 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
 } from "@temporalio/workflow";
 import { removalBlocked } from "../src/domain/files/legal-hold.js";
-import { isOlderThan, type LifecycleState, phaseOf } from "../src/domain/files/lifecycle-state.js";
+import { isOlderThan, type LifecycleState, operatorStatusOf, phaseOf } from "../src/domain/files/lifecycle-state.js";
 import type { StoredObjectView } from "../src/domain/files/stored-object.js";
 import type { FaultPoint, LifecycleActivities } from "./activities/lifecycle-types.js";
 import { completeUpdate, type LifecycleInput, type LifecycleResult, retentionChangedSignal } from "./definitions.js";
@@ -101,6 +102,8 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
     const current = state!;
     const phase = phaseOf(current);
     if (phase === "GONE") {
+      // Runs recorded before the status followed the object to its end did not upsert here.
+      if (patched("search-status-at-end")) describe(current);
       await condition(allHandlersFinished);
       return { outcome: "DELETED", status: current.status };
     }
@@ -153,13 +156,14 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
     failTaskIf(finished, "after-step");
   }
 
-  /** Search attributes: set at start, upserted once when the status settles (or on a resume). */
+  /** Search attributes: set at start, upserted once when the status settles or the object ends (or on a resume). */
   function describe(current: LifecycleState): void {
-    if (shownStatus === current.status) return;
+    const status = operatorStatusOf(current);
+    if (shownStatus === status) return;
     const resumed = shownStatus === undefined;
-    shownStatus = current.status;
+    shownStatus = status;
     upsertSearchAttributes([
-      { key: OBJECT_STATUS, value: current.status ?? "" },
+      { key: OBJECT_STATUS, value: status },
       ...(resumed
         ? [
             { key: OBJECT_CLASS, value: current.objectClass ?? "" },

@@ -5,6 +5,7 @@ import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { control } from "../support/control.js";
 import { bucketHas, bucketObjectRemoved, deleteVersionDirect, putDirect, sleep, sql, versionsOf, withTemporal } from "../support/stack-access.js";
 import { initiate, put, uploadThrough, waitForStatus } from "../support/uploads.js";
+import { OBJECT_STATUS } from "../../workflows/search-attributes.js";
 import { TEST_RETENTION } from "./global-setup.js";
 
 const seconds = (name: keyof typeof TEST_RETENTION) => Number(TEST_RETENTION[name]);
@@ -19,6 +20,15 @@ async function auditActions(objectId: string): Promise<string[]> {
 async function row(objectId: string) {
   const [found] = await sql<any>("select * from stored_objects where id = ?", [objectId]);
   return found;
+}
+
+/** The search attribute ObjectStatus of the workflow's last run, once that run has ended. */
+async function endedAs(workflowId: string): Promise<string | undefined> {
+  return withTemporal(async (client) => {
+    const handle = client.workflow.getHandle(workflowId);
+    await handle.result();
+    return (await handle.describe()).typedSearchAttributes.get(OBJECT_STATUS);
+  });
 }
 
 async function waitForGone(token: string, objectId: string, timeoutMs: number) {
@@ -42,6 +52,7 @@ describe("retention policies expire at their deadline and not before", () => {
     const expired = audit.body.auditEntries.at(-1);
     expect(expired).toMatchObject({ action: "OBJECT_EXPIRED", actorId: "system", result: "SUCCESS" });
     expect(expired.correlationId).toMatch(new RegExp(`^workflow:${lifecycleWorkflowId(tenant, id)}/[0-9a-f-]{36}$`));
+    expect(await endedAs(lifecycleWorkflowId(tenant, id))).toBe("EXPIRED");
   });
 
   it("FAILED_UPLOAD_7D: a rejected file and its bytes are removed", async () => {
@@ -290,5 +301,6 @@ describe("the object's workflow in the operator's view", () => {
       "legal hold released",
       "delete requested",
     ]);
+    expect(await endedAs(lifecycleWorkflowId(tenant, object.id))).toBe("DELETED");
   });
 });

@@ -1,5 +1,5 @@
 import type { RetentionPolicyName } from "./object-classes.js";
-import type { ObjectStatusName } from "./stored-object.js";
+import type { DeleteReason, ObjectStatusName } from "./stored-object.js";
 
 /**
  * What an object's workflow needs to know of its persisted row. Every step of the workflow
@@ -17,6 +17,8 @@ export interface LifecycleState {
   retentionPolicy?: RetentionPolicyName;
   /** ISO time; for a pending upload this is when it counts as abandoned. */
   retentionExpiresAt?: string;
+  /** Why a deleted row was deleted. */
+  deleteReason?: DeleteReason;
 }
 
 export type LifecyclePhase = "PENDING" | "SCANNING" | "SETTLED" | "GONE";
@@ -37,4 +39,16 @@ export function phaseOf(state: LifecycleState): LifecyclePhase {
  */
 export function isOlderThan(candidate: LifecycleState, known: LifecycleState): boolean {
   return RANK[phaseOf(candidate)] < RANK[phaseOf(known)];
+}
+
+const ENDED: Record<DeleteReason, string> = { USER_DELETED: "DELETED", EXPIRED: "EXPIRED", CHECKSUM_MISMATCH: "REMOVED_AFTER_MISMATCH" };
+
+/**
+ * The object's status as operators filter its runs by it (the search attribute ObjectStatus): the
+ * row's status while it lives, then how it ended, so that a deleted photo no longer counts as
+ * READY and an upload removed after a checksum mismatch no longer as PENDING_UPLOAD.
+ */
+export function operatorStatusOf(state: LifecycleState): string {
+  if (phaseOf(state) !== "GONE") return state.status ?? "";
+  return state.deleteReason ? ENDED[state.deleteReason] : "DELETED";
 }

@@ -21,6 +21,7 @@ export function stateOf(record: ObjectRecord | undefined): LifecycleState {
     ownerEntityType: record.ownerEntityType,
     retentionPolicy: record.retentionPolicy,
     retentionExpiresAt: record.retentionExpiresAt,
+    ...(record.deleteReason ? { deleteReason: record.deleteReason } : {}),
   };
 }
 
