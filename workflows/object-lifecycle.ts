@@ -1,8 +1,10 @@
 import {
+  type ActivityOptions,
   ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  type LocalActivityOptions,
   patched,
   proxyActivities,
   proxyLocalActivities,
@@ -15,6 +17,18 @@ import type { StoredObjectView } from "../src/domain/files/stored-object.js";
 import type { FaultPoint, LifecycleActivities } from "./activities/lifecycle-types.js";
 import { completeUpdate, type LifecycleInput, type LifecycleResult, retentionChangedSignal } from "./definitions.js";
 import { OBJECT_CLASS, OBJECT_STATUS, OWNER_ENTITY_TYPE } from "./search-attributes.js";
+
+/**
+ * What each step does, shown beside it in the Temporal UI (its user metadata), so that an object's
+ * history reads as its story rather than as bare activity names and MarkerRecorded events.
+ */
+const STEP_SUMMARIES: Record<keyof LifecycleActivities, string> = {
+  loadLifecycleState: "read the object's row: status, hold, retention deadline",
+  verifyAndComplete: "complete: compare size and checksum; scan a small image or PDF at once",
+  scanObject: "scan: stream the bytes once to the content checks and the malware engine",
+  finishScan: "record the scan's verdict: READY or REJECTED, replacement, audit",
+  expireObject: "deadline reached: expire the object and remove its bytes (unless held)",
+};
 
 /** At least 1 ms: a zero timeout would mean "no timeout". */
 function msUntil(iso: string): number {
@@ -35,24 +49,27 @@ function failTaskIf(step: { fault?: FaultPoint }, point: FaultPoint): void {
 export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleResult> {
   const ref = { tenantId: input.tenantId, objectId: input.objectId };
   // Short database steps run as local activities: no round trip through the Temporal server.
-  const steps = proxyLocalActivities<LifecycleActivities>({
+  const STEP: LocalActivityOptions = {
     startToCloseTimeout: "1 minute",
     retry: { initialInterval: "500ms", backoffCoefficient: 2, maximumInterval: "30s" },
-  });
+  };
+  const steps = proxyLocalActivities<LifecycleActivities>(STEP);
   // Complete answers a waiting caller: a dead dependency must become a quick `unavailable`
   // (the client retries complete), not an Update that hangs on retries.
-  const answer = proxyLocalActivities<LifecycleActivities>({
+  const ANSWER: LocalActivityOptions = {
     startToCloseTimeout: "20 seconds",
     retry: { initialInterval: "300ms", backoffCoefficient: 2, maximumAttempts: 3 },
-  });
+  };
+  const answer = proxyLocalActivities<LifecycleActivities>(ANSWER);
   // The streaming scan (CSV, SVG, Office, large files) and the malware engine: long, heartbeats,
   // and must move to another worker when its worker dies. While the engine is down every attempt
   // fails on it; the interval stays short so that each waiting scan ends within 30 s of its return.
-  const scan = proxyActivities<LifecycleActivities>({
+  const SCAN: ActivityOptions = {
     startToCloseTimeout: `${input.timeouts.scanSeconds}s`,
     heartbeatTimeout: `${input.timeouts.heartbeatSeconds}s`,
     retry: { initialInterval: "1s", backoffCoefficient: 2, maximumInterval: "30s", maximumAttempts: 20 },
-  });
+  };
+  const scan = proxyActivities<LifecycleActivities>(SCAN);
 
   let state: LifecycleState | undefined =
     input.mode === "upload"
@@ -73,13 +90,13 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
   };
   const reload = async () => {
     stale = false;
-    const loaded = await steps.loadLifecycleState(ref);
+    const loaded = await steps.loadLifecycleState.executeWithOptions({ ...STEP, summary: STEP_SUMMARIES.loadLifecycleState }, [ref]);
     adopt(loaded);
     failTaskIf(loaded, "after-step");
   };
 
   setHandler(completeUpdate, async (args) => {
-    const outcome = await answer.verifyAndComplete(ref, args).catch((error: unknown) => {
+    const outcome = await answer.verifyAndComplete.executeWithOptions({ ...ANSWER, summary: STEP_SUMMARIES.verifyAndComplete }, [ref, args]).catch((error: unknown) => {
       throw ApplicationFailure.nonRetryable(`a dependency is unavailable; retry complete: ${(error as Error).message}`, "DEPENDENCY_UNAVAILABLE");
     });
     adopt(outcome);
@@ -131,7 +148,7 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
 
   async function expire(): Promise<void> {
     stale = false;
-    const outcome = await steps.expireObject(ref);
+    const outcome = await steps.expireObject.executeWithOptions({ ...STEP, summary: STEP_SUMMARIES.expireObject }, [ref]);
     adopt(outcome);
     failTaskIf(outcome, "after-step");
   }
@@ -139,7 +156,7 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
   async function runScan(): Promise<void> {
     let result;
     try {
-      result = await scan.scanObject(ref);
+      result = await scan.scanObject.executeWithOptions({ ...SCAN, summary: STEP_SUMMARIES.scanObject }, [ref]);
     } catch (error) {
       if (!(error instanceof ActivityFailure)) throw error;
       // Every attempt failed (storage down for long): wait for the sweep to re-drive the object.
@@ -151,7 +168,7 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
       return;
     }
     stale = false;
-    const finished = await steps.finishScan(ref, result, completeRequestId);
+    const finished = await steps.finishScan.executeWithOptions({ ...STEP, summary: STEP_SUMMARIES.finishScan }, [ref, result, completeRequestId]);
     adopt(finished);
     failTaskIf(finished, "after-step");
   }

@@ -1,3 +1,4 @@
+import { defaultPayloadConverter, type Payload } from "@temporalio/common";
 import { describe, expect, it } from "vitest";
 import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
 import { csv, exe, png } from "../fixtures/files/index.js";
@@ -271,10 +272,11 @@ describe("workers come and go", () => {
 });
 
 describe("the object's workflow in the operator's view", () => {
-  it("each run says why it started: initiate, then what woke it", async () => {
+  it("each run says why it started: initiate, then what woke it; its steps say what they did", async () => {
     const tenant = uniqueTenant();
     const token = await tokenFor(tenant);
     const object = await uploadThrough(token, photo(`why-${Date.now()}`));
+    const stepSummaries: string[] = [];
     const runs = await withTemporal(async (client) => {
       const workflowId = lifecycleWorkflowId(tenant, object.id);
       // Each wake-up below finds no run (the last one ended), so it starts one.
@@ -290,7 +292,10 @@ describe("the object's workflow in the operator's view", () => {
         for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) ids.push(run.runId);
         if (ids.length >= 4) {
           const described = await Promise.all(ids.map((runId) => client.workflow.getHandle(workflowId, runId).describe()));
-          return Promise.all(described.sort((a, b) => a.startTime.getTime() - b.startTime.getTime()).map((d) => d.staticSummary()));
+          described.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
+          const history = await client.workflow.getHandle(workflowId, described[0].runId).fetchHistory();
+          stepSummaries.push(...(history.events ?? []).flatMap((e) => (e.userMetadata?.summary ? [defaultPayloadConverter.fromPayload<string>(e.userMetadata.summary as Payload)] : [])));
+          return Promise.all(described.map((d) => d.staticSummary()));
         }
         await sleep(200);
       }
@@ -302,5 +307,7 @@ describe("the object's workflow in the operator's view", () => {
       "delete requested",
     ]);
     expect(await endedAs(lifecycleWorkflowId(tenant, object.id))).toBe("DELETED");
+    // The first run's steps say what they did: complete's local activity, beside its row reads.
+    expect(stepSummaries).toContain("complete: compare size and checksum; scan a small image or PDF at once");
   });
 });
