@@ -10,6 +10,8 @@ export interface RescanProgress {
   /** Objects the engine scanned again (the others were no longer READY or already scanned with the version). */
   scanned: number;
   quarantined: number;
+  /** READY rows whose bytes the bucket no longer has: nothing to scan (an operator's matter). */
+  missing?: number;
   pages: number;
   /** After the last object read; absent before the first page and after the last. */
   cursor?: RescanCursor;

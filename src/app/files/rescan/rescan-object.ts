@@ -10,7 +10,7 @@ import type { RescanObjects } from "./port.js";
 
 export interface RescanDeps {
   objects: RescanObjects;
-  storage: Pick<ObjectStorage, "stream">;
+  storage: Pick<ObjectStorage, "stream" | "head">;
   malware: MalwareEngine;
   retention: RetentionDurations;
   /** Tells the object's workflow to re-read its state (its search attributes, its new deadline). */
@@ -19,7 +19,8 @@ export interface RescanDeps {
 }
 
 /** What one object's re-scan did. */
-export type RescanOutcome = "clean" | "quarantined" | "skipped";
+/** "missing": the row is READY but the bucket has no bytes under its key (nothing to scan). */
+export type RescanOutcome = "clean" | "quarantined" | "skipped" | "missing";
 
 /**
  * Scans one READY object again: its bytes read once from storage, streamed to the engine. A
@@ -41,6 +42,8 @@ export async function rescanObject(deps: RescanDeps, ref: ObjectRef, databaseVer
   try {
     verdict = await deps.malware.scanner.scan(deps.storage.stream(record.storageKey));
   } catch (error) {
+    // Bytes removed behind the service's back would fail every retry and hold up the whole re-scan.
+    if (!(await deps.storage.head(record.storageKey))) return "missing";
     deps.malware.unavailable(ref, error);
     throw error;
   }

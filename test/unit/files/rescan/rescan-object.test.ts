@@ -10,9 +10,23 @@ import type { Actor } from "../../../../src/domain/actor.js";
 import type { MalwareScanRecord } from "../../../../src/domain/files/malware/malware-check.js";
 import { MalwareScannerError, type MalwareVerdict } from "../../../../src/domain/files/malware/malware-verdict.js";
 import type { ObjectRecord } from "../../../../src/domain/files/stored-object.js";
-import { FakeStorage, NOW, pendingRecord } from "../lifecycle/fakes.js";
+import { NOW, pendingRecord } from "../lifecycle/fakes.js";
 
 const RETENTION = { tempUploadSeconds: 86_400, failedUploadSeconds: 7 * 86_400, supersededSeconds: 30 * 86_400, importArtifactSeconds: 90 * 86_400 };
+
+/** The bucket's reads the re-scan uses: a stream, and a head to tell missing bytes from a failure. */
+class Bucket {
+  readonly objects = new Map<string, Uint8Array>();
+  async *stream(key: string) {
+    const bytes = this.objects.get(key);
+    if (!bytes) throw new Error(`NoSuchKey: ${key}`);
+    yield bytes;
+  }
+  async head(key: string) {
+    const bytes = this.objects.get(key);
+    return bytes && { size: bytes.length };
+  }
+}
 
 class Table implements Pick<RescanObjects, "findRecord" | "quarantine"> {
   readonly audits: { action: string; details: unknown; actor: Actor }[] = [];
@@ -32,7 +46,7 @@ function setup(answer: MalwareVerdict | "down", overrides: Partial<ObjectRecord>
   const bytes = new TextEncoder().encode("name,note\nAda,marker\n");
   const record = pendingRecord({ status: "READY", objectClass: "STATEMENT", contentType: "text/csv", fileSize: bytes.length, retentionPolicy: "PERMANENT", retentionExpiresAt: undefined, ...overrides });
   const table = new Table(record);
-  const storage = new FakeStorage();
+  const storage = new Bucket();
   storage.objects.set(record.storageKey, bytes);
   const seen = { scanned: 0, signalled: 0, unavailable: 0 };
   const malware: MalwareEngine = {
@@ -106,5 +120,13 @@ describe("re-scanning one READY object", () => {
       expect(await rescanObject(deps, ref, 8, "c")).toBe("skipped");
       expect(seen.scanned).toBe(0);
     }
+  });
+});
+
+describe("a READY row whose bytes are gone from the bucket", () => {
+  it("answers missing instead of failing every retry", async () => {
+    const { deps, ref, table } = setup({ verdict: "clean" });
+    expect(await rescanObject({ ...deps, storage: new Bucket() }, ref, 8, "c")).toBe("missing");
+    expect(table.record.status).toBe("READY");
   });
 });
