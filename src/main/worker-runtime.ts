@@ -64,6 +64,8 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
   const lifecycle = await LifecycleClient.connect(config, temporalClientInterceptors(tracing));
   const now = () => new Date();
   const malware = clamd ? clamdEngine(clamd, logger) : undefined;
+  /** Whether this worker's deployment owns the shared schedules (and with them the re-scan watch). */
+  let ownsSchedules = false;
   if (config.worker.schedules) {
     // The deployment is named by its main task queue: its replicas share it, another deployment's differs.
     const owner = config.temporal.taskQueue;
@@ -73,6 +75,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
       orphanMinAgeSeconds: config.storage.presignUploadExpirySeconds,
     }, owner);
     logScheduleOutcome(logger, SWEEP_SCHEDULE_ID, owner, outcome);
+    ownsSchedules = outcome.decision !== "leave";
     const audit = await ensureAuditCheckpointSchedule(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, config.audit.checkpointIntervalSeconds, {
       batchSize: 50,
       maxBatches: 200,
@@ -152,9 +155,9 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
   if (config.audit.developmentKey) logger.warn("AUDIT_SIGNING_KEY is not set: audit checkpoints are signed with the development key (development mode only)");
   // Either worker stopping (shutdown or a fatal error) stops the other.
   const indexBuilder = await startCustomFieldIndexBuilder(config, logger);
-  // The watch belongs with the schedules: one deployment's workers decide re-scans (each start is
-  // deduplicated by its workflow id anyway).
-  const databaseWatch = malware && config.worker.schedules ? await startMalwareDatabaseWatch(config, orm, malware.scanner, logger) : undefined;
+  // The watch belongs with the schedules: the owning deployment's workers start re-scans, on its
+  // task queue (its replicas each watch; a start is deduplicated by the version's workflow id).
+  const databaseWatch = malware && ownsSchedules ? await startMalwareDatabaseWatch(config, orm, malware.scanner, logger) : undefined;
   const done = Promise.all([
     worker.run().finally(() => stopWorker(webhooks.worker)),
     webhooks.worker.run().finally(() => stopWorker(worker)),
