@@ -8,7 +8,6 @@ import type { ObjectRecord } from "../../domain/files/stored-object.js";
 import { writeAudit } from "./audit-store.js";
 import { inTransaction, withDatabase } from "./database-work.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
-import { keysetAfter, keysetOrderBy } from "./keyset.js";
 import { live } from "./row-conditions.js";
 import { findObjectRecord } from "./stored-object-reads.js";
 
@@ -46,19 +45,23 @@ export class RescanObjectStore implements RescanObjects {
     );
   }
 
-  async readyPage(window: RescanWindow, after: RescanCursor | undefined, limit: number): Promise<RescanCandidate[]> {
-    const rows = await withDatabase(this.orm, (em) =>
-      em.find(
-        StoredObjectRow,
-        {
-          deletedAt: null,
-          status: "READY",
-          $and: [{ readyAt: { $gte: new Date(window.readySince), $lte: new Date(window.readyUntil) } }, keysetAfter("readyAt", "asc", after && { at: new Date(after.readyAt), id: after.id })],
-        },
-        { orderBy: keysetOrderBy("readyAt", "asc"), limit, fields: ["tenantId", "id", "readyAt"] },
+  /**
+   * Newest first: a new signature most likely matches what arrived lately. Plain SQL because
+   * ready_at has microseconds (clock_timestamp() under the owner lock) that a JavaScript Date
+   * would drop from the cursor, skipping rows between the truncated and the real time.
+   */
+  readyPage(window: RescanWindow, after: RescanCursor | undefined, limit: number): Promise<RescanCandidate[]> {
+    return withDatabase(this.orm, (em) =>
+      em.getConnection().execute<RescanCandidate[]>(
+        `select tenant_id as "tenantId", id, to_char(ready_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "readyAt"
+           from stored_objects
+          where status = 'READY' and deleted_at is null and ready_at >= ? and ready_at <= ?
+            ${after ? "and (ready_at, id) < (?::timestamptz, ?::uuid)" : ""}
+          order by ready_at desc, id desc
+          limit ?`,
+        [new Date(window.readySince), new Date(window.readyUntil), ...(after ? [after.readyAt, after.id] : []), limit],
       ),
     );
-    return rows.map((row) => ({ tenantId: row.tenantId, id: row.id, readyAt: row.readyAt!.toISOString() }));
   }
 
   findRecord(tenantId: string, id: string): Promise<ObjectRecord | undefined> {

@@ -22,7 +22,7 @@ export interface RescanObjects {
   recordDatabase(engine: string, databaseVersion: number, now: Date): Promise<SeenDatabase[]>;
   /** The re-scan of this version has a workflow: no worker starts it again. */
   markRescanStarted(engine: string, databaseVersion: number, now: Date): Promise<void>;
-  /** Live READY objects in the window, after `after` in (ready time, id) order, across tenants. */
+  /** Live READY objects in the window, across tenants, newest first: after `after` in (ready time, id) descending. */
   readyPage(window: RescanWindow, after: RescanCursor | undefined, limit: number): Promise<RescanCandidate[]>;
   findRecord(tenantId: string, id: string): Promise<ObjectRecord | undefined>;
   /**
