@@ -109,7 +109,7 @@ const zones = [
     // The Temporal client starts, signals and updates the workflows: it needs their contract.
     target: "src/adapters/temporal/**",
     from: "workflows",
-    except: ["./definitions.ts", "./search-attributes.ts", "./activities/sweep-types.ts", "./activities/webhook-types.ts", "./activities/audit-checkpoint-types.ts"],
+    except: ["./definitions.ts", "./search-attributes.ts", "./activities/sweep-types.ts", "./activities/webhook-types.ts", "./activities/audit-checkpoint-types.ts", "./activities/rescan-types.ts"],
     message: "The Temporal adapters import the workflows' contract (definitions, search attributes, input types) only.",
   },
   {

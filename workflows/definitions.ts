@@ -1,4 +1,5 @@
-import { defineSignal, defineUpdate } from "@temporalio/workflow";
+import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
+import type { RescanProgress } from "./activities/rescan-types.js";
 import type { CompleteArgs } from "../src/app/files/port.js";
 import type { ObjectRef } from "../src/domain/files/object-ref.js";
 import type { StoredObjectView } from "../src/domain/files/stored-object.js";
@@ -31,3 +32,8 @@ export const completeUpdate = defineUpdate<StoredObjectView, [CompleteArgs]>("co
 export const retentionChangedSignal = defineSignal<[]>("retentionChanged");
 
 export const LIFECYCLE_WORKFLOW = "objectLifecycle";
+
+/** The re-scan of READY objects after a signature database change (workflows/malware-rescan.ts). */
+export const MALWARE_RESCAN_WORKFLOW = "malwareRescan";
+/** Its progress so far: objects read, scanned again, quarantined, and its cursor. */
+export const rescanProgressQuery = defineQuery<RescanProgress>("progress");

@@ -1,5 +1,6 @@
 /** The workflows bundled for the worker. */
 export { auditCheckpoints } from "./audit-checkpoints.js";
+export { malwareRescan } from "./malware-rescan.js";
 export { objectLifecycle } from "./object-lifecycle.js";
 export { retentionSweep } from "./retention-sweep.js";
 export { webhookDelivery } from "./webhook-delivery.js";

@@ -16,6 +16,7 @@ import type { Env } from "./env.js";
 import { boolean, integer, optional, required, url } from "./env-values.js";
 import { DEFAULT_MAX_REQUEST_BODY_BYTES, type HttpLimitsConfig, parseHttpLimits } from "./http-limits.js";
 import { type ClamdConfig, parseClamd } from "./malware-scanner.js";
+import { type MalwareRescanConfig, parseMalwareRescan } from "./malware-rescan.js";
 import { type MetricsConfig, parseMetrics } from "./metrics.js";
 import { parseRetention, type RetentionConfig } from "./retention.js";
 import { parseScan, type ScanConfig } from "./scan.js";
@@ -66,6 +67,8 @@ export interface Config {
   audit: AuditConfig;
   /** The clamd the malware scan streams to (src/config/malware-scanner.ts); unset, none. */
   clamd?: ClamdConfig;
+  /** The re-scan when the signatures change (src/config/malware-rescan.ts). */
+  malwareRescan: MalwareRescanConfig;
 }
 
 function logFormat(env: Env): "json" | "pretty" | undefined {
@@ -113,5 +116,6 @@ export function parseConfig(env: Env): Config {
     otlpEndpoint: otlpEndpoint ? url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", otlpEndpoint, ["http:", "https:"]) : undefined,
     audit: { ...parseAuditSigningKeys(env, developmentMode), checkpointIntervalSeconds: integer(env, "AUDIT_CHECKPOINT_INTERVAL_SECONDS", 3600) },
     clamd: parseClamd(env),
+    malwareRescan: parseMalwareRescan(env),
   };
 }

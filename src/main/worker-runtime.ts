@@ -24,6 +24,9 @@ import { temporalClientInterceptors, temporalWorkerTracing } from "../observabil
 import type { Tracing } from "../observability/tracing.js";
 import { workerClamd } from "../config/malware-scanner.js";
 import { clamdEngine } from "./malware-engine.js";
+import { startMalwareDatabaseWatch } from "./malware-database-watch.js";
+import { RescanObjectStore } from "../adapters/postgres/rescan-object-store.js";
+import { createRescanActivities } from "../../workflows/activities/rescan-activities.js";
 
 export interface RunningWorker {
   /** Resolves when the worker stopped. */
@@ -60,6 +63,9 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
   const { storage } = s3;
   const lifecycle = await LifecycleClient.connect(config, temporalClientInterceptors(tracing));
   const now = () => new Date();
+  const malware = clamd ? clamdEngine(clamd, logger) : undefined;
+  /** Whether this worker's deployment owns the shared schedules (and with them the re-scan watch). */
+  let ownsSchedules = false;
   if (config.worker.schedules) {
     // The deployment is named by its main task queue: its replicas share it, another deployment's differs.
     const owner = config.temporal.taskQueue;
@@ -69,6 +75,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
       orphanMinAgeSeconds: config.storage.presignUploadExpirySeconds,
     }, owner);
     logScheduleOutcome(logger, SWEEP_SCHEDULE_ID, owner, outcome);
+    ownsSchedules = outcome.decision !== "leave";
     const audit = await ensureAuditCheckpointSchedule(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue, config.audit.checkpointIntervalSeconds, {
       batchSize: 50,
       maxBatches: 200,
@@ -92,7 +99,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
           inlineScanMaxBytes: config.scan.inlineMaxBytes,
           officeLimits: { maxExpansionRatio: config.scan.officeMaxExpansionRatio, maxUncompressedBytes: config.scan.officeMaxUncompressedBytes },
           pdfLimits: { maxObjectStreamBytes: config.scan.pdfMaxObjectStreamBytes, maxFileBytes: config.scan.pdfMaxInflatedBytes },
-          ...(clamd ? { malware: clamdEngine(clamd, logger) } : {}),
+          ...(malware ? { malware } : {}),
           svgLimits: {
             maxBytes: config.scan.svgMaxBytes,
             maxDepth: config.scan.svgMaxDepth,
@@ -113,6 +120,16 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
         storageDeleteMaxFailedRuns: config.retention.storageDeleteMaxFailedRuns,
         now,
       }),
+      ...(malware
+        ? createRescanActivities({
+            objects: new RescanObjectStore(orm),
+            storage,
+            malware,
+            retention: config.retention,
+            statusChanged: (ref) => lifecycle.retentionChanged(ref),
+            now,
+          })
+        : {}),
       ...webhooks.activities,
       ...createAuditCheckpointActivities({
         chain: new AuditChainReaderStore(orm),
@@ -138,10 +155,14 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
   if (config.audit.developmentKey) logger.warn("AUDIT_SIGNING_KEY is not set: audit checkpoints are signed with the development key (development mode only)");
   // Either worker stopping (shutdown or a fatal error) stops the other.
   const indexBuilder = await startCustomFieldIndexBuilder(config, logger);
+  // The watch belongs with the schedules: the owning deployment's workers start re-scans, on its
+  // task queue (its replicas each watch; a start is deduplicated by the version's workflow id).
+  const databaseWatch = malware && ownsSchedules ? await startMalwareDatabaseWatch(config, orm, malware.scanner, logger) : undefined;
   const done = Promise.all([
     worker.run().finally(() => stopWorker(webhooks.worker)),
     webhooks.worker.run().finally(() => stopWorker(worker)),
   ]).then(() => undefined).finally(async () => {
+    await databaseWatch?.stop();
     await Promise.allSettled([orm.close(), lifecycle.close(), webhooks.close(), indexBuilder.stop(), connection.close(), s3.close()]);
   });
   return {

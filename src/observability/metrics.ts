@@ -154,7 +154,7 @@ function registerStoreGauges(registry: Registry, read: () => Promise<StoreSnapsh
     });
   };
   gauge("stored_objects", "Live (not deleted) stored objects by status, from PostgreSQL", ["status"], (g, s) => {
-    for (const status of ["PENDING_UPLOAD", "SCANNING", "READY", "REJECTED"]) g.set({ status }, 0);
+    for (const status of ["PENDING_UPLOAD", "SCANNING", "READY", "REJECTED", "QUARANTINED"]) g.set({ status }, 0);
     for (const row of s.objectsByStatus) g.set({ status: row.status }, row.count);
   });
   gauge("scans_overdue", "Objects still SCANNING past their scan deadline; the retention sweep re-drives their workflows", [], (g, s) => {

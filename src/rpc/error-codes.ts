@@ -26,6 +26,7 @@ export const reasonCodes: Record<ErrorReason, Code> = {
   UPLOAD_NOT_PENDING: Code.FailedPrecondition,
   OBJECT_NOT_FOUND: Code.NotFound,
   OBJECT_NOT_READY: Code.FailedPrecondition,
+  OBJECT_QUARANTINED: Code.FailedPrecondition,
   OBJECT_NOT_SUPERSEDED: Code.FailedPrecondition,
   LEGAL_HOLD_ACTIVE: Code.PermissionDenied,
   LEGAL_HOLD_NOT_ACTIVE: Code.FailedPrecondition,

@@ -66,6 +66,9 @@ export default async function setup(project: TestProject) {
     HTTP_REQUEST_TIMEOUT_SECONDS: "5",
     HTTP2_SESSION_IDLE_TIMEOUT_SECONDS: "3",
     CUSTOM_FIELD_INDEX_BUILD_INTERVAL_SECONDS: "1",
+    // A signature database a test loads is noticed within a second; small pages exercise the paging.
+    MALWARE_RESCAN_CHECK_SECONDS: "1",
+    MALWARE_RESCAN_PAGE_SIZE: "20",
     // The hourly checkpoint schedule fires on the hour: a run crossing it would sign tenants between
     // a test's writes and its own checks. Tests start the checkpoint workflow themselves.
     AUDIT_CHECKPOINT_INTERVAL_SECONDS: "31536000",

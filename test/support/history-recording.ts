@@ -14,11 +14,15 @@ export const HISTORIES_DIR = path.join(process.cwd(), "test", "fixtures", "histo
  * also written to test/fixtures/histories, which the unit suite replays on every run.
  */
 export async function replayAndRecord(client: Client, tenant: string, objects: { name: string; id: string }[]): Promise<void> {
+  await replayAndRecordWorkflows(client, objects.map((object) => ({ name: object.name, workflowId: lifecycleWorkflowId(tenant, object.id) })));
+}
+
+/** replayAndRecord for any workflows, named by their ids (the malware re-scan's, for one). */
+export async function replayAndRecordWorkflows(client: Client, workflows: { name: string; workflowId: string }[]): Promise<void> {
   const histories = [];
-  for (const object of objects) {
-    const workflowId = lifecycleWorkflowId(tenant, object.id);
+  for (const { name, workflowId } of workflows) {
     const history = await client.workflow.getHandle(workflowId).fetchHistory();
-    histories.push({ name: object.name, workflowId, history });
+    histories.push({ name, workflowId, history });
   }
   const replays = Worker.runReplayHistories(
     { workflowsPath, bundlerOptions: workflowBundlerOptions, replayName: "lifecycle" },

@@ -20,6 +20,9 @@ export async function createDownloadUrl(
   disposition: "attachment" | "inline",
 ): Promise<DownloadUrl> {
   const object = await findOrFail(deps, actor, objectId);
+  if (object.status === "QUARANTINED") {
+    throw new AppError("OBJECT_QUARANTINED", `upload ${objectId} is QUARANTINED: a re-scan found malware in it`);
+  }
   if (object.status !== "READY") {
     throw new AppError("OBJECT_NOT_READY", `upload ${objectId} is ${object.status}; downloads need READY`);
   }

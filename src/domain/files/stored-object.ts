@@ -1,7 +1,7 @@
 import type { MalwareScanRecord } from "./malware/malware-check.js";
 import type { ObjectClassName, RetentionPolicyName } from "./object-classes.js";
 
-export type ObjectStatusName = "PENDING_UPLOAD" | "SCANNING" | "READY" | "REJECTED";
+export type ObjectStatusName = "PENDING_UPLOAD" | "SCANNING" | "READY" | "REJECTED" | "QUARANTINED";
 export type DeleteReason = "USER_DELETED" | "EXPIRED" | "CHECKSUM_MISMATCH";
 
 export type AuditActionName =
@@ -18,7 +18,8 @@ export type AuditActionName =
   | "UPLOAD_URL_REFRESHED"
   | "OBJECT_RESTORED"
   | "OBJECT_SUPERSEDED"
-  | "AUDIT_CHECKPOINT_SIGNED";
+  | "AUDIT_CHECKPOINT_SIGNED"
+  | "OBJECT_QUARANTINED";
 
 export interface ScanCheckResult {
   name: string;

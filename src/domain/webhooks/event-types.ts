@@ -21,6 +21,7 @@ export const EVENT_TYPE_OF: Readonly<Record<AuditActionName, string>> = {
   OBJECT_RESTORED: "object.restored",
   OBJECT_SUPERSEDED: "object.superseded",
   AUDIT_CHECKPOINT_SIGNED: "audit_checkpoint.signed",
+  OBJECT_QUARANTINED: "object.quarantined",
 };
 
 export const WEBHOOK_EVENT_TYPES: readonly string[] = Object.values(EVENT_TYPE_OF);

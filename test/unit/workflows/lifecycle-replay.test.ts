@@ -1,5 +1,5 @@
 /**
- * The recorded histories of every path of the object workflow (test/fixtures/histories, written
+ * The recorded histories of every path of the object workflow and of the malware re-scan (test/fixtures/histories, written
  * by the integration suite with RECORD_HISTORIES=1) replay against the workflow code: a change
  * that breaks determinism for workflows already running fails here.
  */
@@ -13,9 +13,9 @@ import { workflowBundlerOptions, workflowsPath } from "../../../src/adapters/tem
 const dir = path.join(process.cwd(), "test", "fixtures", "histories");
 const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
 
-describe("object workflow histories replay", () => {
+describe("workflow histories replay (the object workflow, the malware re-scan)", () => {
   it("covers every path", () => {
-    for (const name of ["ready", "rejected-then-expired", "ready-streamed", "checksum-mismatch", "abandoned", "hold-and-release", "superseded-then-expired-1", "restored-1", "deleted-while-scanning"]) {
+    for (const name of ["ready", "rejected-then-expired", "ready-streamed", "checksum-mismatch", "abandoned", "hold-and-release", "superseded-then-expired-1", "restored-1", "deleted-while-scanning", "quarantined", "malware-rescan"]) {
       expect(files).toContain(`${name}.json`);
     }
   });

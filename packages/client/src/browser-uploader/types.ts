@@ -26,7 +26,7 @@ export interface UploadProgress {
   percentage: number;
 }
 
-export type ObjectStatusName = "PENDING_UPLOAD" | "SCANNING" | "READY" | "REJECTED";
+export type ObjectStatusName = "PENDING_UPLOAD" | "SCANNING" | "READY" | "REJECTED" | "QUARANTINED";
 
 export interface ScanCheckView {
   name: string;

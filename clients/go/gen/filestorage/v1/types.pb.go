@@ -107,6 +107,9 @@ const (
 	ObjectStatus_SCANNING                  ObjectStatus = 2
 	ObjectStatus_READY                     ObjectStatus = 3
 	ObjectStatus_REJECTED                  ObjectStatus = 4
+	// Was READY; a re-scan with newer malware signatures found one (docs/malware-scanning.md).
+	// Downloads are refused with OBJECT_QUARANTINED; the bytes follow the failed-upload retention.
+	ObjectStatus_QUARANTINED ObjectStatus = 5
 )
 
 // Enum value maps for ObjectStatus.
@@ -117,6 +120,7 @@ var (
 		2: "SCANNING",
 		3: "READY",
 		4: "REJECTED",
+		5: "QUARANTINED",
 	}
 	ObjectStatus_value = map[string]int32{
 		"OBJECT_STATUS_UNSPECIFIED": 0,
@@ -124,6 +128,7 @@ var (
 		"SCANNING":                  2,
 		"READY":                     3,
 		"REJECTED":                  4,
+		"QUARANTINED":               5,
 	}
 )
 
@@ -239,6 +244,9 @@ const (
 	// object_id is the nil UUID; details hold the checkpoint (sequence, hash, keyId, signedAt,
 	// signature) and correlation_id is `checkpoint:<sequence>`.
 	AuditAction_AUDIT_CHECKPOINT_SIGNED AuditAction = 14
+	// A re-scan after a signature database change found malware in a READY object: details.malware
+	// holds the verdict, signature, engine and versions.
+	AuditAction_OBJECT_QUARANTINED AuditAction = 15
 )
 
 // Enum value maps for AuditAction.
@@ -259,6 +267,7 @@ var (
 		12: "OBJECT_RESTORED",
 		13: "OBJECT_SUPERSEDED",
 		14: "AUDIT_CHECKPOINT_SIGNED",
+		15: "OBJECT_QUARANTINED",
 	}
 	AuditAction_value = map[string]int32{
 		"AUDIT_ACTION_UNSPECIFIED": 0,
@@ -276,6 +285,7 @@ var (
 		"OBJECT_RESTORED":          12,
 		"OBJECT_SUPERSEDED":        13,
 		"AUDIT_CHECKPOINT_SIGNED":  14,
+		"OBJECT_QUARANTINED":       15,
 	}
 )
 
@@ -1354,13 +1364,14 @@ const file_filestorage_v1_types_proto_rawDesc = "" +
 	"\x06REPORT\x10\t\x12\x14\n" +
 	"\x10GENERAL_DOCUMENT\x10\n" +
 	"\x12\x12\n" +
-	"\x0eCUSTOMER_PHOTO\x10\v*h\n" +
+	"\x0eCUSTOMER_PHOTO\x10\v*y\n" +
 	"\fObjectStatus\x12\x1d\n" +
 	"\x19OBJECT_STATUS_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0ePENDING_UPLOAD\x10\x01\x12\f\n" +
 	"\bSCANNING\x10\x02\x12\t\n" +
 	"\x05READY\x10\x03\x12\f\n" +
-	"\bREJECTED\x10\x04*\xc2\x01\n" +
+	"\bREJECTED\x10\x04\x12\x0f\n" +
+	"\vQUARANTINED\x10\x05*\xc2\x01\n" +
 	"\x0fRetentionPolicy\x12 \n" +
 	"\x1cRETENTION_POLICY_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tPERMANENT\x10\x01\x12\x16\n" +
@@ -1370,7 +1381,7 @@ const file_filestorage_v1_types_proto_rawDesc = "" +
 	"\x10FAILED_UPLOAD_7D\x10\x05\x12\x17\n" +
 	"\x13IMPORT_ARTIFACT_90D\x10\x06\x12\x0e\n" +
 	"\n" +
-	"LEGAL_HOLD\x10\a*\xd4\x02\n" +
+	"LEGAL_HOLD\x10\a*\xec\x02\n" +
 	"\vAuditAction\x12\x1c\n" +
 	"\x18AUDIT_ACTION_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10UPLOAD_INITIATED\x10\x01\x12\x14\n" +
@@ -1387,7 +1398,8 @@ const file_filestorage_v1_types_proto_rawDesc = "" +
 	"\x14UPLOAD_URL_REFRESHED\x10\v\x12\x13\n" +
 	"\x0fOBJECT_RESTORED\x10\f\x12\x15\n" +
 	"\x11OBJECT_SUPERSEDED\x10\r\x12\x1b\n" +
-	"\x17AUDIT_CHECKPOINT_SIGNED\x10\x0eB\xbb\x01\n" +
+	"\x17AUDIT_CHECKPOINT_SIGNED\x10\x0e\x12\x16\n" +
+	"\x12OBJECT_QUARANTINED\x10\x0fB\xbb\x01\n" +
 	"\x12com.filestorage.v1B\n" +
 	"TypesProtoP\x01Z@filesandfields.local/clients/go/gen/filestorage/v1;filestoragev1\xa2\x02\x03FXX\xaa\x02\x0eFilestorage.V1\xca\x02\x0eFilestorage\\V1\xe2\x02\x1aFilestorage\\V1\\GPBMetadata\xea\x02\x0fFilestorage::V1b\x06proto3"
 

@@ -632,7 +632,7 @@ export const FileStorageService: GenService<{
     output: typeof DeleteUploadResponseSchema;
   },
   /**
-   * Signs a GET URL for a READY object.
+   * Signs a GET URL for a READY object; a QUARANTINED one is refused (OBJECT_QUARANTINED).
    *
    * @generated from rpc filestorage.v1.FileStorageService.CreateDownloadUrl
    */

@@ -80,7 +80,7 @@ type FileStorageServiceClient interface {
 	ListUploads(context.Context, *connect.Request[v1.ListUploadsRequest]) (*connect.Response[v1.ListUploadsResponse], error)
 	// Soft-deletes the record and hard-deletes the bucket object; refused under a legal hold.
 	DeleteUpload(context.Context, *connect.Request[v1.DeleteUploadRequest]) (*connect.Response[v1.DeleteUploadResponse], error)
-	// Signs a GET URL for a READY object.
+	// Signs a GET URL for a READY object; a QUARANTINED one is refused (OBJECT_QUARANTINED).
 	CreateDownloadUrl(context.Context, *connect.Request[v1.CreateDownloadUrlRequest]) (*connect.Response[v1.CreateDownloadUrlResponse], error)
 	PlaceLegalHold(context.Context, *connect.Request[v1.PlaceLegalHoldRequest]) (*connect.Response[v1.PlaceLegalHoldResponse], error)
 	ReleaseLegalHold(context.Context, *connect.Request[v1.ReleaseLegalHoldRequest]) (*connect.Response[v1.ReleaseLegalHoldResponse], error)
@@ -253,7 +253,7 @@ type FileStorageServiceHandler interface {
 	ListUploads(context.Context, *connect.Request[v1.ListUploadsRequest]) (*connect.Response[v1.ListUploadsResponse], error)
 	// Soft-deletes the record and hard-deletes the bucket object; refused under a legal hold.
 	DeleteUpload(context.Context, *connect.Request[v1.DeleteUploadRequest]) (*connect.Response[v1.DeleteUploadResponse], error)
-	// Signs a GET URL for a READY object.
+	// Signs a GET URL for a READY object; a QUARANTINED one is refused (OBJECT_QUARANTINED).
 	CreateDownloadUrl(context.Context, *connect.Request[v1.CreateDownloadUrlRequest]) (*connect.Response[v1.CreateDownloadUrlResponse], error)
 	PlaceLegalHold(context.Context, *connect.Request[v1.PlaceLegalHoldRequest]) (*connect.Response[v1.PlaceLegalHoldResponse], error)
 	ReleaseLegalHold(context.Context, *connect.Request[v1.ReleaseLegalHoldRequest]) (*connect.Response[v1.ReleaseLegalHoldResponse], error)
