@@ -126,7 +126,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
             storage,
             malware,
             retention: config.retention,
-            statusChanged: (ref) => lifecycle.retentionChanged(ref),
+            statusChanged: (ref) => lifecycle.retentionChanged(ref, "quarantined by a malware re-scan"),
             now,
           })
         : {}),

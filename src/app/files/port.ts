@@ -134,7 +134,8 @@ export type LifecycleWake =
   | "restored"
   | "superseded by a newer upload"
   | "superseded by a restored upload"
-  | "scan re-driven by the sweep";
+  | "scan re-driven by the sweep"
+  | "quarantined by a malware re-scan";
 
 export interface PresignedUpload {
   url: string;
