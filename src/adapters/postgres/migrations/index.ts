@@ -10,6 +10,7 @@ import { Products } from "./0010-products.js";
 import { TenantQuotas } from "./0011-tenant-quotas.js";
 import { AuditHashChain } from "./0012-audit-hash-chain.js";
 import { AuditChainLinks } from "./0013-audit-chain-links.js";
+import { WebhookDispatchWakeups } from "./0015-webhook-dispatch-wakeups.js";
 
 /** Listed explicitly: no file discovery at run time, the same list in dev, tests and production. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   { name: "0011-tenant-quotas", class: TenantQuotas },
   { name: "0012-audit-hash-chain", class: AuditHashChain },
   { name: "0013-audit-chain-links", class: AuditChainLinks },
+  { name: "0015-webhook-dispatch-wakeups", class: WebhookDispatchWakeups },
 ];

@@ -1,0 +1,183 @@
+/**
+ * Webhook dispatch is driven by new work, not a poll: the database notifies on commit
+ * (migration 0015), the worker's listener wakes the deployment's dispatcher workflow, which makes
+ * rounds while there is work and otherwise waits without a timer. Nothing runs on an idle stack.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { ScheduleNotFoundError, type Client } from "@temporalio/client";
+import { Worker } from "@temporalio/worker";
+import { afterEach, describe, expect, it } from "vitest";
+import { DISPATCH_LISTENER_APPLICATION } from "../../src/adapters/postgres/dispatch-listener.js";
+import { ensureIntervalSchedule } from "../../src/adapters/temporal/ensure-schedule.js";
+import { DISPATCHER_INPUT, RETIRED_DISPATCH_SCHEDULE_ID } from "../../src/adapters/temporal/webhook-dispatcher-client.js";
+import { workflowBundlerOptions, workflowsPath } from "../../src/adapters/temporal/workflow-bundle.js";
+import {
+  WEBHOOK_DISPATCHER_ROUNDS,
+  WEBHOOK_DISPATCHER_WAKE,
+  WEBHOOK_DISPATCHER_WORKFLOW,
+  webhookDispatcherId,
+  type WebhookDispatcherInput,
+} from "../../workflows/activities/webhook-types.js";
+import { png } from "../fixtures/files/index.js";
+import { tokenFor, uniqueTenant } from "../support/clients.js";
+import { control } from "../support/control.js";
+import { historyFixtureJson } from "../support/history-fixtures.js";
+import { HISTORIES_DIR } from "../support/history-recording.js";
+import { sleep, sql, stackConfig, withTemporal } from "../support/stack-access.js";
+import { initiate, uploadThrough } from "../support/uploads.js";
+import { subscribe, WebhookReceiver } from "../support/webhook-receiver.js";
+
+const document = () => ({ objectClass: "GENERAL_DOCUMENT", contentType: "image/png", bytes: png(8, 8), ownerEntityId: "doc-1" });
+
+const receivers: WebhookReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+async function receiver(): Promise<WebhookReceiver> {
+  const started = await WebhookReceiver.start();
+  receivers.push(started);
+  return started;
+}
+
+/** A tenant with an endpoint subscribed to `eventTypes`, and its receiver. */
+async function watchedTenant(eventTypes: string[]): Promise<{ token: string; target: WebhookReceiver }> {
+  const token = await tokenFor(uniqueTenant("wake"));
+  const target = await receiver();
+  await subscribe(token, target, eventTypes);
+  return { token, target };
+}
+
+const suite = stackConfig();
+const dispatcherId = webhookDispatcherId(suite.temporal.taskQueue);
+
+/** The dispatcher's current run and its history length (reading it adds nothing to it), and its rounds so far. */
+async function dispatcher(client: Client, workflowId = dispatcherId) {
+  const handle = client.workflow.getHandle(workflowId);
+  const description = await handle.describe();
+  return { runId: description.runId, status: description.status.name, historyLength: description.historyLength, rounds: await handle.query<number>(WEBHOOK_DISPATCHER_ROUNDS) };
+}
+
+async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+    await sleep(200);
+  }
+}
+
+describe("webhook dispatch woken by new work", () => {
+  it("an event of a tenant with an endpoint reaches its receiver with no dispatch schedule", async () => {
+    await withTemporal(async (client) => {
+      await expect(client.schedule.getHandle(RETIRED_DISPATCH_SCHEDULE_ID).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    });
+    const { token, target } = await watchedTenant(["upload.initiated"]);
+    const started = await initiate(token, document());
+    await target.waitFor((r) => r.length >= 1);
+    expect(target.received.map((r) => [r.payload?.type, r.payload?.data.object.id])).toEqual([["upload.initiated", started.body.storedObject.id]]);
+    expect((await withTemporal((client) => dispatcher(client))).status).toBe("RUNNING");
+  });
+
+  it("on an idle stack the dispatcher makes no step, while tenants without an endpoint write audit entries", { timeout: 120_000 }, async () => {
+    const unwatched = await tokenFor(uniqueTenant("unwatched"));
+    // A window counts when nothing in it could have woken the dispatcher: no audit entry of a
+    // tenant with an endpoint, no delivery that ended, none waiting to start. Other files'
+    // objects may still write such entries (their retention timers): such a window is skipped.
+    for (let window = 1; ; window++) {
+      const [{ from }] = await sql<{ from: Date }>("select now() as \"from\"");
+      const before = await withTemporal((client) => dispatcher(client));
+      const objects = [await uploadThrough(unwatched, document()), await uploadThrough(unwatched, document())];
+      // Dispatched as they were written: the fan-out never reads them.
+      const undispatched = await sql<{ n: number }>("select count(*)::int as n from audit_entries where object_id in (?) and webhooks_dispatched_at is null", [objects.map((o) => o.id)]);
+      expect(undispatched[0]!.n).toBe(0);
+      await sleep(3000);
+      const after = await withTemporal((client) => dispatcher(client));
+      const [wakers] = await sql<{ entries: number; ended: number; waiting: number }>(
+        `select (select count(*)::int from audit_entries a where a.occurred_at >= ? - interval '1 second'
+                   and exists (select 1 from webhook_endpoints e where e.tenant_id = a.tenant_id and e.enabled)) as entries,
+                (select count(*)::int from webhook_deliveries where status <> 'PENDING' and last_attempt_at >= ? - interval '1 second') as ended,
+                (select count(*)::int from webhook_deliveries where workflow_started_at is null) as waiting`,
+        [from, from],
+      );
+      if (wakers!.entries + wakers!.ended + wakers!.waiting === 0) {
+        expect(after).toEqual(before);
+        return;
+      }
+      if (window >= 10) throw new Error(`no idle window in ${window} tries: ${JSON.stringify(wakers)}`);
+    }
+  });
+
+  it("a burst of events is delivered in far fewer rounds than events", { timeout: 120_000 }, async () => {
+    const events = 40;
+    const { token, target } = await watchedTenant(["upload.initiated"]);
+    const before = await withTemporal((client) => dispatcher(client));
+    await Promise.all(Array.from({ length: events }, () => initiate(token, document())));
+    await target.waitFor((r) => r.length >= events, 60_000);
+    const after = await withTemporal((client) => dispatcher(client));
+    const rounds = after.rounds - before.rounds;
+    expect(new Set(target.received.map((r) => r.id)).size).toBe(events);
+    expect(rounds).toBeGreaterThan(0);
+    expect(rounds, `${rounds} rounds for ${events} events`).toBeLessThanOrEqual(events / 4);
+  });
+
+  it("a listener whose connection is terminated reconnects, and events are delivered again", { timeout: 120_000 }, async () => {
+    const listeners = () => sql<{ pid: number }>("select pid from pg_stat_activity where application_name = ?", [DISPATCH_LISTENER_APPLICATION]);
+    const old = (await listeners()).map((r) => r.pid);
+    expect(old.length).toBeGreaterThan(0);
+    await sql("select pg_terminate_backend(pid) from pg_stat_activity where application_name = ?", [DISPATCH_LISTENER_APPLICATION]);
+    await until("a new listener connection", listeners, (rows) => rows.length > 0 && rows.every((r) => !old.includes(r.pid)));
+    const { token, target } = await watchedTenant(["upload.initiated"]);
+    await initiate(token, document());
+    await target.waitFor((r) => r.length >= 1);
+  });
+
+  it("the former dispatch schedule, when this deployment owns it, is deleted by its worker at start", { timeout: 180_000 }, async () => {
+    await ensureIntervalSchedule(suite.temporal.address, suite.temporal.namespace, {
+      scheduleId: RETIRED_DISPATCH_SCHEDULE_ID,
+      workflowType: "webhookDispatch",
+      taskQueue: suite.webhooks.taskQueue,
+      intervalSeconds: 3600,
+      args: [{ batchSize: 200, maxBatches: 50 }],
+      owner: suite.temporal.taskQueue,
+    });
+    await control("worker", "kill");
+    await control("worker", "start");
+    await withTemporal(async (client) => {
+      await expect(client.schedule.getHandle(RETIRED_DISPATCH_SCHEDULE_ID).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    });
+    // And the restarted worker's listener delivers.
+    const { token, target } = await watchedTenant(["upload.initiated"]);
+    await initiate(token, document());
+    await target.waitFor((r) => r.length >= 1);
+  });
+
+  it("continues as new after its round limit, carrying its count, and its history replays", { timeout: 120_000 }, async () => {
+    await withTemporal(async (client) => {
+      const workflowId = `webhook-dispatcher-continue-${process.pid}`;
+      const input: WebhookDispatcherInput = { ...DISPATCHER_INPUT, maxRounds: 2, woken: false, roundsBefore: 0 };
+      const first = await client.workflow.start(WEBHOOK_DISPATCHER_WORKFLOW, { workflowId, taskQueue: suite.webhooks.taskQueue, args: [input] });
+      try {
+        for (const round of [1, 2, 3]) {
+          await first.signal(WEBHOOK_DISPATCHER_WAKE);
+          await until(`round ${round}`, () => dispatcher(client, workflowId), (d) => d.rounds >= round);
+        }
+        const now = await dispatcher(client, workflowId);
+        expect(now.runId).not.toBe(first.firstExecutionRunId);
+        expect(now.rounds).toBe(3);
+        const firstRun = client.workflow.getHandle(workflowId, first.firstExecutionRunId);
+        expect((await firstRun.describe()).status.name).toBe("CONTINUED_AS_NEW");
+        const history = await firstRun.fetchHistory();
+        await Worker.runReplayHistory({ workflowsPath, bundlerOptions: workflowBundlerOptions, replayName: "dispatcher" }, history, workflowId);
+        if (process.env.RECORD_HISTORIES === "1") {
+          mkdirSync(HISTORIES_DIR, { recursive: true });
+          writeFileSync(path.join(HISTORIES_DIR, "webhook-dispatcher-continued.json"), historyFixtureJson(history));
+        }
+      } finally {
+        await client.workflow.getHandle(workflowId).terminate("test over");
+      }
+    });
+  });
+});
