@@ -3,13 +3,15 @@
  * (migration 0015), the worker's listener wakes the deployment's dispatcher workflow, which makes
  * rounds while there is work and otherwise waits without a timer. Nothing runs on an idle stack.
  */
+import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ScheduleNotFoundError, type Client } from "@temporalio/client";
 import { Worker } from "@temporalio/worker";
 import { afterEach, describe, expect, it } from "vitest";
 import pg from "pg";
-import { DISPATCH_LISTENER_APPLICATION, WEBHOOK_DISPATCH_CHANNEL } from "../../src/adapters/postgres/dispatch-listener.js";
+import { DISPATCH_LISTENER_APPLICATION, DispatchListener, WEBHOOK_DISPATCH_CHANNEL } from "../../src/adapters/postgres/dispatch-listener.js";
+import { createLogger } from "../../src/logger.js";
 import { ensureIntervalSchedule } from "../../src/adapters/temporal/ensure-schedule.js";
 import { DISPATCHER_INPUT, RETIRED_DISPATCH_SCHEDULE_ID } from "../../src/adapters/temporal/webhook-dispatcher-client.js";
 import { workflowBundlerOptions, workflowsPath } from "../../src/adapters/temporal/workflow-bundle.js";
@@ -43,11 +45,12 @@ async function receiver(): Promise<WebhookReceiver> {
 }
 
 /** A tenant with an endpoint subscribed to `eventTypes`, and its receiver. */
-async function watchedTenant(eventTypes: string[]): Promise<{ token: string; target: WebhookReceiver }> {
-  const token = await tokenFor(uniqueTenant("wake"));
+async function watchedTenant(eventTypes: string[]): Promise<{ tenant: string; token: string; target: WebhookReceiver; endpointId: string }> {
+  const tenant = uniqueTenant("wake");
+  const token = await tokenFor(tenant);
   const target = await receiver();
-  await subscribe(token, target, eventTypes);
-  return { token, target };
+  const endpoint = await subscribe(token, target, eventTypes);
+  return { tenant, token, target, endpointId: endpoint.id };
 }
 
 const suite = stackConfig();
@@ -150,6 +153,35 @@ describe("webhook dispatch woken by new work", () => {
     const { token, target } = await watchedTenant(["upload.initiated"]);
     await initiate(token, document());
     await target.waitFor((r) => r.length >= 1);
+  });
+
+  it("the listener wakes once it is connected, and its catch-up wakes for a delivery no notification announced", { timeout: 60_000 }, async () => {
+    const { tenant, endpointId } = await watchedTenant(["hold.placed"]);
+    let wakes = 0;
+    const listener = DispatchListener.start({
+      databaseUrl: suite.databaseUrl,
+      wake: async () => {
+        wakes++;
+      },
+      catchUpIntervalMs: 200,
+      backoff: { initialMs: 50, maxMs: 50 },
+      logger: createLogger("silent", "test"),
+    });
+    // A delivery written behind the outbox's back (as after a crash between commit and start): no trigger notifies for it.
+    const id = randomUUID();
+    try {
+      await until("the wake-up after connecting", async () => wakes, (n) => n >= 1);
+      await sql(
+        `insert into webhook_deliveries (id, tenant_id, endpoint_id, audit_entry_id, event_type, payload, status, attempts, created_at, workflow_started_at)
+         values (?, ?, ?, gen_random_uuid(), 'hold.placed', '{}'::jsonb, 'PENDING', 0, now(), null)`,
+        [id, tenant, endpointId],
+      );
+      const connected = wakes;
+      await until("a catch-up wake-up", async () => wakes, (n) => n > connected);
+    } finally {
+      await listener.stop();
+      await sql("delete from webhook_deliveries where id = ?", [id]);
+    }
   });
 
   it("the former dispatch schedule, when this deployment owns it, is deleted by its worker at start", { timeout: 180_000 }, async () => {
