@@ -23,8 +23,9 @@ export type SharedWorkerOptions = Pick<WorkerOptions, "workflowBundle" | "interc
 /**
  * The worker's webhook part: the dispatcher's wake-ups (in the worker that takes part in the
  * schedules) and a Temporal worker of its own on the webhook task queue, with its own slots, so
- * deliveries to slow or hanging endpoints never hold a slot a scan needs. `activities` are also registered on the main queue, for delivery workflows
- * started there before deliveries had their own queue.
+ * deliveries to slow or hanging endpoints never hold a slot a scan needs. `activities` are also
+ * registered on the main queue, for delivery workflows started there before deliveries had their
+ * own queue.
  */
 export async function createWebhookWorker(
   config: Config,
