@@ -5,3 +5,4 @@ export { objectLifecycle } from "./object-lifecycle.js";
 export { retentionSweep } from "./retention-sweep.js";
 export { webhookDelivery } from "./webhook-delivery.js";
 export { webhookDispatch } from "./webhook-dispatch.js";
+export { webhookDispatcher } from "./webhook-dispatcher.js";

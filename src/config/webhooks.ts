@@ -11,7 +11,11 @@ import { parseWebhookSecretKeys, type WebhookSecretKeys } from "./webhook-secret
 export interface WebhookConfig {
   /** Development: URLs that resolve to loopback, private or link-local addresses are allowed. */
   allowPrivateUrls: boolean;
-  dispatchIntervalSeconds: number;
+  /**
+   * How often the worker asks the database whether webhook work waits that no notification
+   * announced (a safety net: dispatch is driven by notifications), and wakes the dispatcher if so.
+   */
+  dispatchCatchUpSeconds: number;
   retryInitialSeconds: number;
   retryTotalHours: number;
   requestTimeoutSeconds: number;
@@ -38,7 +42,7 @@ export function parseWebhooks(env: Env, developmentMode: boolean, mainTaskQueue:
   const maxConcurrentWorkflowTasks = integer(env, "WEBHOOK_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS", 4, 2);
   return {
     allowPrivateUrls: boolean(env, "WEBHOOK_ALLOW_PRIVATE_URLS", developmentMode),
-    dispatchIntervalSeconds: integer(env, "WEBHOOK_DISPATCH_INTERVAL_SECONDS", 5),
+    dispatchCatchUpSeconds: integer(env, "WEBHOOK_DISPATCH_CATCH_UP_SECONDS", 300),
     retryInitialSeconds: integer(env, "WEBHOOK_RETRY_INITIAL_SECONDS", 30),
     retryTotalHours: integer(env, "WEBHOOK_RETRY_TOTAL_HOURS", 24),
     requestTimeoutSeconds: integer(env, "WEBHOOK_REQUEST_TIMEOUT_SECONDS", 10),

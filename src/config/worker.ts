@@ -5,7 +5,7 @@ import { boolean, integer, optional } from "./env-values.js";
 import { activityPollerDefaults, type PollerSettings, pollers, workflowPollerDefaults } from "./pollers.js";
 
 export interface WorkerConfig {
-  /** Whether this worker creates the retention-sweep and webhook-dispatch schedules. */
+  /** Whether this worker creates the retention-sweep and audit-checkpoints schedules and wakes the webhook dispatcher. */
   schedules: boolean;
   /** Test-only: fail each workflow task once after each lifecycle step (development mode only). */
   faultInjection: boolean;

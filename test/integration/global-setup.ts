@@ -58,7 +58,6 @@ export default async function setup(project: TestProject) {
     STORAGE_PRESIGN_UPLOAD_EXPIRY_SECONDS: "10",
     SCAN_HEARTBEAT_TIMEOUT_SECONDS: "5",
     SHUTDOWN_GRACE_SECONDS: "3",
-    WEBHOOK_DISPATCH_INTERVAL_SECONDS: "1",
     WEBHOOK_RETRY_INITIAL_SECONDS: "1",
     // Slow clients are cut off within seconds (test/integration/slow-clients.test.ts).
     HTTP_FIRST_BYTE_TIMEOUT_SECONDS: "2",

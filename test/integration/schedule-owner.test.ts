@@ -1,5 +1,5 @@
 /**
- * The retention-sweep, webhook-dispatch and audit-checkpoints schedules have one owner per namespace: workers of two
+ * The retention-sweep and audit-checkpoints schedules have one owner per namespace: workers of two
  * other deployments (their own task queues, schedules on) starting together next to the suite's
  * worker leave both schedules pointing at the suite's queues, and each says so once per schedule.
  * Before owners, the last worker to start re-pointed them at its own queue.
@@ -9,7 +9,6 @@ import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { AUDIT_CHECKPOINT_SCHEDULE_ID } from "../../src/adapters/temporal/audit-checkpoint-schedule.js";
 import { SWEEP_SCHEDULE_ID } from "../../src/adapters/temporal/sweep-schedule.js";
-import { WEBHOOK_DISPATCH_SCHEDULE_ID } from "../../src/adapters/temporal/webhook-delivery-client.js";
 import { ProcessSupervisor } from "../support/process-supervisor.js";
 import { stackConfig, withTemporal } from "../support/stack-access.js";
 
@@ -34,7 +33,7 @@ function otherDeployment(name: string): { supervisor: ProcessSupervisor; log: st
 async function scheduled(): Promise<Record<string, { taskQueue: string; owner: unknown }>> {
   return withTemporal(async (client) => {
     const result: Record<string, { taskQueue: string; owner: unknown }> = {};
-    for (const id of [SWEEP_SCHEDULE_ID, WEBHOOK_DISPATCH_SCHEDULE_ID, AUDIT_CHECKPOINT_SCHEDULE_ID]) {
+    for (const id of [SWEEP_SCHEDULE_ID, AUDIT_CHECKPOINT_SCHEDULE_ID]) {
       const description = await client.schedule.getHandle(id).describe();
       result[id] = { taskQueue: description.action.type === "startWorkflow" ? description.action.taskQueue : "", owner: description.memo?.owner };
     }
@@ -47,7 +46,6 @@ describe("schedule ownership", () => {
     const suite = stackConfig();
     const owned = {
       [SWEEP_SCHEDULE_ID]: { taskQueue: suite.temporal.taskQueue, owner: suite.temporal.taskQueue },
-      [WEBHOOK_DISPATCH_SCHEDULE_ID]: { taskQueue: suite.webhooks.taskQueue, owner: suite.temporal.taskQueue },
       [AUDIT_CHECKPOINT_SCHEDULE_ID]: { taskQueue: suite.temporal.taskQueue, owner: suite.temporal.taskQueue },
     };
     expect(await scheduled()).toEqual(owned);
@@ -64,7 +62,6 @@ describe("schedule ownership", () => {
         .map((line) => JSON.parse(line) as { scheduleId: string; storedOwner: string });
       expect(leftAlone.map((l) => [l.scheduleId, l.storedOwner]).sort()).toEqual([
         [SWEEP_SCHEDULE_ID, suite.temporal.taskQueue],
-        [WEBHOOK_DISPATCH_SCHEDULE_ID, suite.temporal.taskQueue],
         [AUDIT_CHECKPOINT_SCHEDULE_ID, suite.temporal.taskQueue],
       ].sort());
     }

@@ -1,6 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
+import { expect } from "vitest";
+import { rest } from "./clients.js";
 
 export interface ReceivedWebhook {
   id: string;
@@ -70,4 +72,12 @@ export class WebhookReceiver {
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
   }
+}
+
+/** Registers the receiver's URL as an endpoint of the token's tenant and hands it the secret. */
+export async function subscribe(token: string, target: WebhookReceiver, eventTypes: string[] = []) {
+  const res = await rest("POST", "/api/v1/webhook-endpoints", { token, body: { url: target.url, eventTypes } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  target.secret = res.body.secret;
+  return res.body.webhookEndpoint;
 }

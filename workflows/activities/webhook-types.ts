@@ -13,6 +13,16 @@ export interface WebhookDispatchResult {
   started: number;
 }
 
+/** The long-lived dispatcher of one deployment (workflows/webhook-dispatcher.ts). */
+export interface WebhookDispatcherInput extends WebhookDispatchInput {
+  /** Rounds one run makes before it continues as new, keeping its history short. */
+  maxRounds: number;
+  /** A wake-up that arrived before the previous run continued as new: the new run starts with a round. */
+  woken: boolean;
+  /** Rounds made by the runs before this one (the `rounds` query counts from the first run on). */
+  roundsBefore: number;
+}
+
 export interface WebhookRetry {
   initialSeconds: number;
   totalHours: number;
@@ -40,7 +50,16 @@ export interface WebhookActivities {
 }
 
 export const WEBHOOK_DELIVERY_WORKFLOW = "webhookDelivery";
-export const WEBHOOK_DISPATCH_WORKFLOW = "webhookDispatch";
+export const WEBHOOK_DISPATCHER_WORKFLOW = "webhookDispatcher";
+/** Signal: there may be new work (audit entries to fan out, deliveries to start). */
+export const WEBHOOK_DISPATCHER_WAKE = "wake";
+/** Query: rounds made so far, across continue-as-new. */
+export const WEBHOOK_DISPATCHER_ROUNDS = "rounds";
+
+/** One dispatcher per deployment, named by the deployment's main task queue. */
+export function webhookDispatcherId(deployment: string): string {
+  return `webhook-dispatcher-${deployment}`;
+}
 
 /** Derived from the delivery id, so a second start of the same delivery is refused by Temporal. */
 export function webhookWorkflowId(deliveryId: string): string {

@@ -51,7 +51,7 @@ export async function ensureIntervalSchedule(address: string, namespace: string,
   }
 }
 
-async function readStored(handle: ScheduleHandle): Promise<StoredSchedule | undefined> {
+export async function readStored(handle: ScheduleHandle): Promise<StoredSchedule | undefined> {
   try {
     const description = await handle.describe();
     const owner = description.memo?.owner;

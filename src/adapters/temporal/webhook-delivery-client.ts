@@ -2,17 +2,12 @@ import { Client, Connection, WorkflowExecutionAlreadyStartedError } from "@tempo
 import { WorkflowIdReusePolicy } from "@temporalio/common";
 import {
   WEBHOOK_DELIVERY_WORKFLOW,
-  WEBHOOK_DISPATCH_WORKFLOW,
   webhookWorkflowId,
   type WebhookDeliveryInput,
-  type WebhookDispatchInput,
   type WebhookRetry,
 } from "../../../workflows/activities/webhook-types.js";
 import type { DeliveryRef } from "../../domain/webhooks/delivery.js";
 import { TENANT_ID } from "../../../workflows/search-attributes.js";
-import { ensureIntervalSchedule, type ScheduleOutcome } from "./ensure-schedule.js";
-
-export const WEBHOOK_DISPATCH_SCHEDULE_ID = "webhook-dispatch";
 
 /** Starts delivery workflows for the dispatcher; one workflow per delivery, ever. */
 export class WebhookDeliveryClient {
@@ -45,23 +40,4 @@ export class WebhookDeliveryClient {
   async close(): Promise<void> {
     await this.client.connection.close();
   }
-}
-
-/** The dispatcher's schedule: every few seconds, so events leave soon after their commit. */
-export async function ensureWebhookDispatchSchedule(
-  address: string,
-  namespace: string,
-  taskQueue: string,
-  intervalSeconds: number,
-  input: WebhookDispatchInput,
-  owner: string,
-): Promise<ScheduleOutcome> {
-  return ensureIntervalSchedule(address, namespace, {
-    scheduleId: WEBHOOK_DISPATCH_SCHEDULE_ID,
-    workflowType: WEBHOOK_DISPATCH_WORKFLOW,
-    taskQueue,
-    intervalSeconds,
-    args: [input],
-    owner,
-  });
 }

@@ -126,7 +126,7 @@ describe("WEBHOOK_ALLOW_PRIVATE_URLS", () => {
   it("has the documented delivery defaults", () => {
     expect(parseConfig(base).webhooks).toEqual({
       allowPrivateUrls: true,
-      dispatchIntervalSeconds: 5,
+      dispatchCatchUpSeconds: 300,
       retryInitialSeconds: 30,
       retryTotalHours: 24,
       requestTimeoutSeconds: 10,

@@ -11,6 +11,7 @@ import { TenantQuotas } from "./0011-tenant-quotas.js";
 import { AuditHashChain } from "./0012-audit-hash-chain.js";
 import { AuditChainLinks } from "./0013-audit-chain-links.js";
 import { MalwareDatabases } from "./0014-malware-databases.js";
+import { WebhookDispatchWakeups } from "./0015-webhook-dispatch-wakeups.js";
 
 /** Listed explicitly: no file discovery at run time, the same list in dev, tests and production. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   { name: "0012-audit-hash-chain", class: AuditHashChain },
   { name: "0013-audit-chain-links", class: AuditChainLinks },
   { name: "0014-malware-databases", class: MalwareDatabases },
+  { name: "0015-webhook-dispatch-wakeups", class: WebhookDispatchWakeups },
 ];
