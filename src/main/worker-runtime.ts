@@ -111,6 +111,10 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
         redrive: (ref) => lifecycle.retentionChanged(ref),
         scanDeadlineSeconds: scanDeadlineSeconds(config),
         storageDeleteMaxFailedRuns: config.retention.storageDeleteMaxFailedRuns,
+        pendingUploadSeconds: config.retention.tempUploadSeconds,
+        multipartAborted: (count) => {
+          if (count > 0) logger.info({ count }, "sweep aborted stale multipart uploads");
+        },
         now,
       }),
       ...webhooks.activities,
