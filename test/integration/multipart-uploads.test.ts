@@ -19,10 +19,11 @@ function csvOf(size: number): Uint8Array {
   return bytes;
 }
 
-async function initiateMultipart(token: string, objectClass: string, contentType: string, fileSize: number) {
+async function initiateMultipart(token: string, objectClass: string, contentType: string, fileSize: number, declared: { contentSha256?: string } = {}) {
+  const originalFilename = contentType === "text/csv" ? "big.csv" : "big.pdf";
   const res = await rest("POST", "/api/v1/uploads/initiate", {
     token,
-    body: { objectClass, ownerEntityType: "Loan", ownerEntityId: "l-1", originalFilename: "big.csv", contentType, fileSize },
+    body: { objectClass, ownerEntityType: "Loan", ownerEntityId: "l-1", originalFilename, contentType, fileSize, ...declared },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
@@ -93,7 +94,7 @@ describe("multipart uploads", () => {
   it("a 20 MB file is initiated in parts, sent in parts and ends READY", { timeout: 120_000 }, async () => {
     const token = await tokenFor(uniqueTenant());
     const bytes = csvOf(20_000_000);
-    const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", bytes.length);
+    const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", bytes.length, { contentSha256: createHash("sha256").update(bytes).digest("hex") });
     expect(started.uploadUrl).toBe("");
     expect(started.multipart).toEqual({ partSize: String(8 * MIB), partCount: 3 });
     const id = started.storedObject.id;
@@ -103,6 +104,7 @@ describe("multipart uploads", () => {
     const object = done.body.storedObject.status === "READY" ? done.body.storedObject : await waitForStatus(token, id, ["READY", "REJECTED"], 60_000);
     expect(object.status, JSON.stringify(object.scanResult)).toBe("READY");
     expect(await incompleteUploadsOf(object.storageKey)).toBe(0);
+    expect(object.checksum).toBe(createHash("md5").update(bytes).digest("hex"));
     // A second complete (another client, or a retry) gets the same outcome.
     const again = await rest("POST", `/api/v1/uploads/${id}/complete`, { token, body: { waitForResult: true } });
     expect(again.status).toBe(200);
@@ -134,6 +136,19 @@ describe("multipart uploads", () => {
     const object = await waitForStatus(token, id, ["READY", "REJECTED"], 60_000);
     expect(object.status).toBe("READY");
     expect(Number(object.fileSize)).toBe(bytes.length);
+  });
+
+  it("the whole file's SHA-256 declared at initiate is verified: other bytes are refused and removed", { timeout: 60_000 }, async () => {
+    const token = await tokenFor(uniqueTenant());
+    const bytes = csvOf(17 * MIB);
+    const declared = createHash("sha256").update(csvOf(17 * MIB - 1)).digest("hex");
+    const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", bytes.length, { contentSha256: declared });
+    const id = started.storedObject.id;
+    await sendParts(token, id, cut(bytes, Number(started.multipart.partSize)));
+    const done = await rest("POST", `/api/v1/uploads/${id}/complete`, { token, body: { waitForResult: true } });
+    expect(done.status).toBe(400);
+    expect(reasonOf(done.body)).toBe("CHECKSUM_MISMATCH");
+    expect((await rest("GET", `/api/v1/uploads/${id}`, { token })).status).toBe(404);
   });
 
   it("storage refuses a part whose bytes do not match its declared SHA-256", async () => {

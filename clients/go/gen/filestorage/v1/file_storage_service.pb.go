@@ -35,7 +35,8 @@ type InitiateUploadRequest struct {
 	FileSize         int64  `protobuf:"varint,6,opt,name=file_size,json=fileSize,proto3" json:"file_size,omitempty"`
 	// Optional MD5 of the bytes (32 hex characters); the signed URL then binds it.
 	ContentMd5 string `protobuf:"bytes,7,opt,name=content_md5,json=contentMd5,proto3" json:"content_md5,omitempty"`
-	// Optional SHA-256 of the bytes (64 hex characters); the signed URL then binds it.
+	// Optional SHA-256 of the bytes (64 hex characters); the signed URL then binds it. For a
+	// multipart upload, complete verifies it on the stored file.
 	ContentSha256 string `protobuf:"bytes,8,opt,name=content_sha256,json=contentSha256,proto3" json:"content_sha256,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -62,7 +62,8 @@ export type InitiateUploadRequest = Message<"filestorage.v1.InitiateUploadReques
   contentMd5: string;
 
   /**
-   * Optional SHA-256 of the bytes (64 hex characters); the signed URL then binds it.
+   * Optional SHA-256 of the bytes (64 hex characters); the signed URL then binds it. For a
+   * multipart upload, complete verifies it on the stored file.
    *
    * @generated from field: string content_sha256 = 8;
    */
@@ -817,7 +818,8 @@ export const AbortUploadResponseSchema: GenMessage<AbortUploadResponse> = /*@__P
  */
 export const FileStorageService: GenService<{
   /**
-   * Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL.
+   * Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL; from the
+   * multipart threshold on, starts a multipart upload instead (see `multipart` in the response).
    *
    * @generated from rpc filestorage.v1.FileStorageService.InitiateUpload
    */
@@ -827,7 +829,8 @@ export const FileStorageService: GenService<{
     output: typeof InitiateUploadResponseSchema;
   },
   /**
-   * Verifies the uploaded bytes and starts the scan; safe to call twice.
+   * Verifies the uploaded bytes and starts the scan; safe to call twice. A multipart upload is
+   * first completed in storage from the parts it holds (refused above the class maximum).
    *
    * @generated from rpc filestorage.v1.FileStorageService.CompleteUpload
    */

@@ -79,9 +79,11 @@ const (
 
 // FileStorageServiceClient is a client for the filestorage.v1.FileStorageService service.
 type FileStorageServiceClient interface {
-	// Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL.
+	// Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL; from the
+	// multipart threshold on, starts a multipart upload instead (see `multipart` in the response).
 	InitiateUpload(context.Context, *connect.Request[v1.InitiateUploadRequest]) (*connect.Response[v1.InitiateUploadResponse], error)
-	// Verifies the uploaded bytes and starts the scan; safe to call twice.
+	// Verifies the uploaded bytes and starts the scan; safe to call twice. A multipart upload is
+	// first completed in storage from the parts it holds (refused above the class maximum).
 	CompleteUpload(context.Context, *connect.Request[v1.CompleteUploadRequest]) (*connect.Response[v1.CompleteUploadResponse], error)
 	// Signs a fresh PUT URL for an object that is still PENDING_UPLOAD.
 	RefreshUploadUrl(context.Context, *connect.Request[v1.RefreshUploadUrlRequest]) (*connect.Response[v1.RefreshUploadUrlResponse], error)
@@ -295,9 +297,11 @@ func (c *fileStorageServiceClient) ListAuditEntries(ctx context.Context, req *co
 
 // FileStorageServiceHandler is an implementation of the filestorage.v1.FileStorageService service.
 type FileStorageServiceHandler interface {
-	// Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL.
+	// Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL; from the
+	// multipart threshold on, starts a multipart upload instead (see `multipart` in the response).
 	InitiateUpload(context.Context, *connect.Request[v1.InitiateUploadRequest]) (*connect.Response[v1.InitiateUploadResponse], error)
-	// Verifies the uploaded bytes and starts the scan; safe to call twice.
+	// Verifies the uploaded bytes and starts the scan; safe to call twice. A multipart upload is
+	// first completed in storage from the parts it holds (refused above the class maximum).
 	CompleteUpload(context.Context, *connect.Request[v1.CompleteUploadRequest]) (*connect.Response[v1.CompleteUploadResponse], error)
 	// Signs a fresh PUT URL for an object that is still PENDING_UPLOAD.
 	RefreshUploadUrl(context.Context, *connect.Request[v1.RefreshUploadUrlRequest]) (*connect.Response[v1.RefreshUploadUrlResponse], error)
