@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
-import { describe, expect, it } from "vitest";
-import { minioRequestCounter } from "../../bench/minio-metrics.js";
+import { describe, expect, inject, it } from "vitest";
+import { minioRequestCounter, sumMetric } from "../../bench/minio-metrics.js";
 import { reasonOf } from "../support/errors.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { s3, sleep, stackConfig } from "../support/stack-access.js";
@@ -90,6 +90,12 @@ async function partPutsCounter() {
   };
 }
 
+/** A counter of the API's own /metrics (METRICS_PORT). */
+async function apiCounter(metric: string, label?: string): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${inject("stackEnv").METRICS_PORT}/metrics`);
+  return sumMetric(await res.text(), metric, label) ?? 0;
+}
+
 describe("multipart uploads", () => {
   it("a 20 MB file is initiated in parts, sent in parts and ends READY", { timeout: 120_000 }, async () => {
     const token = await tokenFor(uniqueTenant());
@@ -99,9 +105,13 @@ describe("multipart uploads", () => {
     expect(started.multipart).toEqual({ partSize: String(8 * MIB), partCount: 3 });
     const id = started.storedObject.id;
     await sendParts(token, id, cut(bytes, 8 * MIB));
-    const done = await rest("POST", `/api/v1/uploads/${id}/complete`, { token, body: { waitForResult: true } });
-    expect(done.status, JSON.stringify(done.body)).toBe(200);
-    const object = done.body.storedObject.status === "READY" ? done.body.storedObject : await waitForStatus(token, id, ["READY", "REJECTED"], 60_000);
+    // Two clients complete at once: storage completes the upload once, and both get one outcome.
+    const [done, other] = await Promise.all(
+      [1, 2].map(() => rest("POST", `/api/v1/uploads/${id}/complete`, { token, body: { waitForResult: true } })),
+    );
+    expect(done!.status, JSON.stringify(done!.body)).toBe(200);
+    expect(other!.status, JSON.stringify(other!.body)).toBe(200);
+    const object = await waitForStatus(token, id, ["READY", "REJECTED"], 60_000);
     expect(object.status, JSON.stringify(object.scanResult)).toBe("READY");
     expect(await incompleteUploadsOf(object.storageKey)).toBe(0);
     expect(object.checksum).toBe(createHash("md5").update(bytes).digest("hex"));
@@ -181,10 +191,14 @@ describe("multipart uploads", () => {
     const token = await tokenFor(uniqueTenant());
     const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", 20 * MIB);
     const id = started.storedObject.id;
+    const signedBefore = await apiCounter("upload_parts_signed_total");
+    const abortedBefore = await apiCounter("multipart_uploads_aborted_total", 'by="client"');
     await sendParts(token, id, [{ partNumber: 1, bytes: csvOf(8 * MIB) }]);
     expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(1);
     const aborted = await rest("POST", `/api/v1/uploads/${id}/abort`, { token, body: {} });
     expect(aborted.status, JSON.stringify(aborted.body)).toBe(200);
+    expect((await apiCounter("upload_parts_signed_total")) - signedBefore).toBeGreaterThanOrEqual(1);
+    expect((await apiCounter("multipart_uploads_aborted_total", 'by="client"')) - abortedBefore).toBeGreaterThanOrEqual(1);
     expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(0);
     expect((await rest("GET", `/api/v1/uploads/${id}`, { token })).status).toBe(404);
   });

@@ -8,9 +8,9 @@ import {
   UploadPartCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { MultipartStorage, PendingMultipartUpload, StoredPart } from "../../app/files/port.js";
 import { translate } from "./s3-errors.js";
+import { signWithBoundHeaders } from "./s3-presigning.js";
 
 const unquote = (etag: string | undefined) => (etag ?? "").replace(/"/g, "");
 
@@ -56,15 +56,9 @@ export function s3Multipart(client: S3Client, Bucket: string): MultipartStorage 
         ContentLength: binding.contentLength,
         ChecksumSHA256: binding.sha256Base64,
       });
-      // As for a single PUT: the bound headers stay signed headers, so storage refuses a part
-      // of another length or whose bytes do not hash to the declared SHA-256.
-      const url = await getSignedUrl(client, command, {
-        expiresIn: binding.expiresInSeconds,
-        signingDate: now,
-        signableHeaders: new Set(Object.keys(headers)),
-        unhoistableHeaders: new Set(Object.keys(headers).filter((h) => h.startsWith("x-amz-"))),
-      }).catch((error) => translate(error, "presign part"));
-      return { url, headers, expiresAt: new Date(now.getTime() + binding.expiresInSeconds * 1000) };
+      // As for a single PUT: storage refuses a part of another length or whose bytes do not
+      // hash to the declared SHA-256.
+      return signWithBoundHeaders(client, command, headers, binding.expiresInSeconds, now, "presign part");
     },
 
     async listParts(key, uploadId) {
@@ -74,7 +68,8 @@ export function s3Multipart(client: S3Client, Bucket: string): MultipartStorage 
       for (;;) {
         const page = await client
           .send(new ListPartsCommand({ Bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker, MaxParts: 1000 }))
-          .catch((error) => translate(error, "list parts"));
+          .catch((error) => (isGone(error) ? undefined : translate(error, "list parts")));
+        if (!page) return undefined;
         for (const part of page.Parts ?? []) {
           parts.push({ partNumber: part.PartNumber ?? 0, size: part.Size ?? 0, etag: unquote(part.ETag), checksumSha256: part.ChecksumSHA256 || undefined });
         }

@@ -50,11 +50,16 @@ async function completeMultipartInStorage(deps: FileStorageDeps, actor: Actor, o
   const uploadId = await deps.storage.findMultipart(object.storageKey);
   if (!uploadId) return;
   const parts = await deps.storage.listParts(object.storageKey, uploadId);
-  if (parts.length === 0) return;
+  if (!parts?.length) return;
   const maxBytes = Number(session!.policySnapshot.maxFileSizeBytes);
   checkPartsTotal(
     parts.map((part) => part.size),
     Number.isFinite(maxBytes) ? maxBytes : deps.storageConfig.maxFileSizeBytes,
   );
-  await deps.storage.completeMultipart(object.storageKey, uploadId, parts);
+  try {
+    await deps.storage.completeMultipart(object.storageKey, uploadId, parts);
+  } catch (error) {
+    // Refused while another complete finished it: the upload is gone and the workflow decides.
+    if ((await deps.storage.findMultipart(object.storageKey)) === uploadId) throw error;
+  }
 }

@@ -207,8 +207,8 @@ export interface MultipartStorage {
   /** The key's incomplete multipart upload (the newest when several), or undefined. */
   findMultipart(key: string): Promise<string | undefined>;
   presignPart(binding: PartBinding, now: Date): Promise<PresignedUpload>;
-  /** Every part storage holds, ascending part numbers. */
-  listParts(key: string, uploadId: string): Promise<StoredPart[]>;
+  /** Every part storage holds, ascending part numbers; undefined when the upload is gone (completed or aborted meanwhile). */
+  listParts(key: string, uploadId: string): Promise<StoredPart[] | undefined>;
   /**
    * Completes the upload with these parts, never overwriting a stored object. "gone": the upload no
    * longer exists or the key already holds an object (another complete won, or it was aborted).
