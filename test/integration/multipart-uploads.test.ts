@@ -1,9 +1,13 @@
 import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
 import { describe, expect, inject, it } from "vitest";
 import { minioRequestCounter, sumMetric } from "../../bench/minio-metrics.js";
 import { reasonOf } from "../support/errors.js";
-import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { runCli } from "../support/cli-process.js";
+import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { s3, sleep, stackConfig } from "../support/stack-access.js";
 import { waitForStatus } from "../support/uploads.js";
 
@@ -213,5 +217,31 @@ describe("multipart uploads", () => {
     await waitForStatus(token, id, ["GONE"], 60_000);
     for (let i = 0; i < 50 && (await incompleteUploadsOf(started.storedObject.storageKey)) > 0; i++) await sleep(200);
     expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(0);
+  });
+
+  it("the CLI's upload, run again after an interruption, sends only the parts storage lacks", { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "cli-multipart-"));
+    try {
+      const token = await tokenFor(uniqueTenant("cli"));
+      const file = path.join(dir, "import.csv");
+      const bytes = csvOf(20_000_000);
+      writeFileSync(file, bytes);
+      // The interrupted first run: initiated, two of three parts sent, its state file left behind.
+      const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", bytes.length);
+      const id = started.storedObject.id;
+      const partSize = Number(started.multipart.partSize);
+      await sendParts(token, id, cut(bytes, partSize).slice(0, 2));
+      writeFileSync(`${file}.upload-state.json`, JSON.stringify({ objectId: id, size: bytes.length, mtimeMs: statSync(file).mtimeMs, partSize }));
+      const puts = await partPutsCounter();
+      const before = await puts();
+      const run = await runCli(["upload", file, "--class", "IMPORT_FILE", "--owner-type", "Loan", "--owner-id", "l-1", "--wait", "--json"], { API_URL: apiUrl(), TOKEN: token });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain("1 missing parts sent");
+      expect((await puts()) - before).toBe(1);
+      expect(JSON.parse(run.stdout)).toMatchObject({ id, status: "READY", fileSize: String(bytes.length) });
+      expect(existsSync(`${file}.upload-state.json`)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
