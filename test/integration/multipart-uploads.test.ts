@@ -27,7 +27,7 @@ async function initiateMultipart(token: string, objectClass: string, contentType
   const originalFilename = contentType === "text/csv" ? "big.csv" : "big.pdf";
   const res = await rest("POST", "/api/v1/uploads/initiate", {
     token,
-    body: { objectClass, ownerEntityType: "Loan", ownerEntityId: "l-1", originalFilename, contentType, fileSize, ...declared },
+    body: { objectClass, ownerEntityType: "Loan", ownerEntityId: "l-1", originalFilename, contentType, fileSize, acceptMultipart: true, ...declared },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
@@ -123,6 +123,17 @@ describe("multipart uploads", () => {
     const again = await rest("POST", `/api/v1/uploads/${id}/complete`, { token, body: { waitForResult: true } });
     expect(again.status).toBe(200);
     expect(again.body.storedObject.status).toBe("READY");
+  });
+
+  it("a client that does not accept multipart gets one PUT URL for the same size, as before", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const res = await rest("POST", "/api/v1/uploads/initiate", {
+      token,
+      body: { objectClass: "IMPORT_FILE", ownerEntityType: "Loan", ownerEntityId: "l-1", originalFilename: "big.csv", contentType: "text/csv", fileSize: 20 * MIB },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.multipart).toBeUndefined();
+    expect(res.body.uploadUrl).toMatch(/^http/);
   });
 
   it("an interrupted upload resumes: storage lists the parts it holds and only the missing ones are sent", { timeout: 120_000 }, async () => {

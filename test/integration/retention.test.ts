@@ -1,3 +1,4 @@
+import { defaultPayloadConverter, type Payload } from "@temporalio/common";
 import { describe, expect, it } from "vitest";
 import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
 import { csv, exe, png } from "../fixtures/files/index.js";
@@ -5,6 +6,7 @@ import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { control } from "../support/control.js";
 import { bucketHas, bucketObjectRemoved, deleteVersionDirect, putDirect, sleep, sql, versionsOf, withTemporal } from "../support/stack-access.js";
 import { initiate, put, uploadThrough, waitForStatus } from "../support/uploads.js";
+import { OBJECT_STATUS } from "../../workflows/search-attributes.js";
 import { TEST_RETENTION } from "./global-setup.js";
 
 const seconds = (name: keyof typeof TEST_RETENTION) => Number(TEST_RETENTION[name]);
@@ -19,6 +21,15 @@ async function auditActions(objectId: string): Promise<string[]> {
 async function row(objectId: string) {
   const [found] = await sql<any>("select * from stored_objects where id = ?", [objectId]);
   return found;
+}
+
+/** The search attribute ObjectStatus of the workflow's last run, once that run has ended. */
+async function endedAs(workflowId: string): Promise<string | undefined> {
+  return withTemporal(async (client) => {
+    const handle = client.workflow.getHandle(workflowId);
+    await handle.result();
+    return (await handle.describe()).typedSearchAttributes.get(OBJECT_STATUS);
+  });
 }
 
 async function waitForGone(token: string, objectId: string, timeoutMs: number) {
@@ -42,6 +53,7 @@ describe("retention policies expire at their deadline and not before", () => {
     const expired = audit.body.auditEntries.at(-1);
     expect(expired).toMatchObject({ action: "OBJECT_EXPIRED", actorId: "system", result: "SUCCESS" });
     expect(expired.correlationId).toMatch(new RegExp(`^workflow:${lifecycleWorkflowId(tenant, id)}/[0-9a-f-]{36}$`));
+    expect(await endedAs(lifecycleWorkflowId(tenant, id))).toBe("EXPIRED");
   });
 
   it("FAILED_UPLOAD_7D: a rejected file and its bytes are removed", async () => {
@@ -243,8 +255,7 @@ describe("workers come and go", () => {
 
   it("a worker killed during a scan is replaced and the object ends READY, scanned once in effect", async () => {
     const token = await tokenFor(uniqueTenant());
-    // 16.4 MB: the longest scan that is still one signed PUT (below the 16 MiB multipart threshold).
-    const rows = Array.from({ length: 520_000 }, (_, i) => [String(i), "some text value", String(i * 7)]);
+    const rows = Array.from({ length: 600_000 }, (_, i) => [String(i), "some text value", String(i * 7)]);
     const bytes = csv([["id", "name", "score"], ...rows]);
     const started = await initiate(token, { objectClass: "IMPORT_FILE", contentType: "text/csv", bytes });
     const { put, complete } = await import("../support/uploads.js");
@@ -257,5 +268,46 @@ describe("workers come and go", () => {
     const object = await waitForStatus(token, id, ["READY", "REJECTED"], 60_000);
     expect(object.status).toBe("READY");
     expect((await auditActions(id)).filter((a) => a === "SCAN_PASSED")).toHaveLength(1);
+  });
+});
+
+describe("the object's workflow in the operator's view", () => {
+  it("each run says why it started: initiate, then what woke it; its steps say what they did", async () => {
+    const tenant = uniqueTenant();
+    const token = await tokenFor(tenant);
+    const object = await uploadThrough(token, photo(`why-${Date.now()}`));
+    const stepSummaries: string[] = [];
+    const runs = await withTemporal(async (client) => {
+      const workflowId = lifecycleWorkflowId(tenant, object.id);
+      // Each wake-up below finds no run (the last one ended), so it starts one.
+      await client.workflow.getHandle(workflowId).result();
+      await rest("POST", `/api/v1/uploads/${object.id}/legal-hold`, { token, body: { reason: "audit" } });
+      await client.workflow.getHandle(workflowId).result();
+      await rest("DELETE", `/api/v1/uploads/${object.id}/legal-hold`, { token });
+      await client.workflow.getHandle(workflowId).result();
+      expect((await rest("DELETE", `/api/v1/uploads/${object.id}`, { token })).status).toBe(200);
+      await client.workflow.getHandle(workflowId).result();
+      for (;;) {
+        const ids: string[] = [];
+        for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) ids.push(run.runId);
+        if (ids.length >= 4) {
+          const described = await Promise.all(ids.map((runId) => client.workflow.getHandle(workflowId, runId).describe()));
+          described.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
+          const history = await client.workflow.getHandle(workflowId, described[0].runId).fetchHistory();
+          stepSummaries.push(...(history.events ?? []).flatMap((e) => (e.userMetadata?.summary ? [defaultPayloadConverter.fromPayload<string>(e.userMetadata.summary as Payload)] : [])));
+          return Promise.all(described.map((d) => d.staticSummary()));
+        }
+        await sleep(200);
+      }
+    });
+    expect(runs).toEqual([
+      "upload initiated: waits for complete until the abandoned-upload deadline",
+      "legal hold placed",
+      "legal hold released",
+      "delete requested",
+    ]);
+    expect(await endedAs(lifecycleWorkflowId(tenant, object.id))).toBe("DELETED");
+    // The first run's steps say what they did: complete's local activity, beside its row reads.
+    expect(stepSummaries).toContain("complete: compare size and checksum; scan a small image or PDF at once");
   });
 });

@@ -27,6 +27,8 @@ import { newUploadSession } from "./upload-session.js";
 export interface InitiateInput extends UploadDeclaration {
   contentMd5?: string;
   contentSha256?: string;
+  /** The client sends parts when asked to (a multipart upload from the threshold on). */
+  acceptMultipart?: boolean;
 }
 
 export interface InitiateResult {
@@ -50,7 +52,9 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
   const contentType = normalizeContentType(input.contentType);
   const storageKey = storageKeyFor(actor.tenantId, input.ownerEntityType, input.ownerEntityId, objectId);
   const pendingDeadline = retentionDeadline("TEMP_UPLOAD_24H", now, deps.retention)!;
-  const multipart = planParts(input.fileSize, deps.storageConfig.multipartThresholdBytes, deps.storageConfig.multipartPartSizeBytes);
+  const multipart = input.acceptMultipart
+    ? planParts(input.fileSize, deps.storageConfig.multipartThresholdBytes, deps.storageConfig.multipartPartSizeBytes)
+    : undefined;
   const upload = multipart
     ? await startMultipart(deps, storageKey, contentType, pendingDeadline)
     : await deps.storage.presignUpload(

@@ -74,6 +74,7 @@ export const uploadCommand: Command = {
         originalFilename,
         contentType,
         fileSize: BigInt(info.size),
+        acceptMultipart: true,
       });
       objectId = started.storedObject!.id;
       ctx.err.write(`${objectId} initiated (${contentType})\n`);

@@ -38,6 +38,7 @@ export function registerFileStorageService(router: ConnectRouter, deps: FileStor
           fileSize: Number(req.fileSize),
           contentMd5: req.contentMd5,
           contentSha256: req.contentSha256,
+          acceptMultipart: req.acceptMultipart,
         },
         callScopeOf(ctx),
       );

@@ -84,12 +84,6 @@ export function createConnectUploadApi(client: FileStorageClient): UploadApi {
       call(async () => {
         const objectClass = ObjectClass[request.objectClass as keyof typeof ObjectClass];
         const answer = await client.initiateUpload({ ...request, objectClass, fileSize: BigInt(request.fileSize) }, { signal });
-        if (answer.multipart) {
-          // The server wants parts (docs/multipart-uploads.md), which this uploader does not send
-          // yet: end the upload instead of leaving it pending, and say why.
-          await client.abortUpload({ objectId: answer.storedObject?.id ?? "" }, { signal }).catch(() => undefined);
-          throw new ConnectError("the server asks for a multipart upload, which this uploader does not send yet", Code.Unimplemented);
-        }
         return { object: toUploadedObject(answer.storedObject), target: toTarget(answer) };
       }),
     complete: (objectId, { waitForResult }, signal) =>

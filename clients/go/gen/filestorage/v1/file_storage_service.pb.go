@@ -38,8 +38,12 @@ type InitiateUploadRequest struct {
 	// Optional SHA-256 of the bytes (64 hex characters); the signed URL then binds it. For a
 	// multipart upload, complete verifies it on the stored file.
 	ContentSha256 string `protobuf:"bytes,8,opt,name=content_sha256,json=contentSha256,proto3" json:"content_sha256,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// The client can send the bytes in parts (docs/multipart-uploads.md): from the multipart
+	// threshold on, the upload is then multipart. Without it the upload is one PUT, as for clients
+	// written before multipart uploads existed.
+	AcceptMultipart bool `protobuf:"varint,9,opt,name=accept_multipart,json=acceptMultipart,proto3" json:"accept_multipart,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *InitiateUploadRequest) Reset() {
@@ -128,6 +132,13 @@ func (x *InitiateUploadRequest) GetContentSha256() string {
 	return ""
 }
 
+func (x *InitiateUploadRequest) GetAcceptMultipart() bool {
+	if x != nil {
+		return x.AcceptMultipart
+	}
+	return false
+}
+
 type InitiateUploadResponse struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	StoredObject       *StoredObject          `protobuf:"bytes,1,opt,name=stored_object,json=storedObject,proto3" json:"stored_object,omitempty"`
@@ -136,7 +147,8 @@ type InitiateUploadResponse struct {
 	SessionId          string                 `protobuf:"bytes,4,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
 	// Headers (name to value) that the PUT must carry exactly.
 	UploadHeaders map[string]string `protobuf:"bytes,5,rep,name=upload_headers,json=uploadHeaders,proto3" json:"upload_headers,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	// Set when the declared size is at least the multipart threshold: then upload_url is empty and
+	// Set when the request accepts multipart and the declared size is at least the multipart
+	// threshold: then upload_url is empty and
 	// the bytes go in parts (SignUploadParts, ListUploadedParts, CompleteUpload, AbortUpload).
 	Multipart     *MultipartUpload `protobuf:"bytes,6,opt,name=multipart,proto3" json:"multipart,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -1786,7 +1798,7 @@ var File_filestorage_v1_file_storage_service_proto protoreflect.FileDescriptor
 
 const file_filestorage_v1_file_storage_service_proto_rawDesc = "" +
 	"\n" +
-	")filestorage/v1/file_storage_service.proto\x12\x0efilestorage.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1afilestorage/v1/types.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa5\x04\n" +
+	")filestorage/v1/file_storage_service.proto\x12\x0efilestorage.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1afilestorage/v1/types.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd0\x04\n" +
 	"\x15InitiateUploadRequest\x12J\n" +
 	"\fobject_class\x18\x01 \x01(\x0e2\x1b.filestorage.v1.ObjectClassB\n" +
 	"\xbaH\a\x82\x01\x04\x10\x01 \x00R\vobjectClass\x12M\n" +
@@ -1798,7 +1810,8 @@ const file_filestorage_v1_file_storage_service_proto_rawDesc = "" +
 	"\tfile_size\x18\x06 \x01(\x03B\a\xbaH\x04\"\x02 \x00R\bfileSize\x12>\n" +
 	"\vcontent_md5\x18\a \x01(\tB\x1d\xbaH\x1ar\x18\x18 2\x14^([0-9a-fA-F]{32})?$R\n" +
 	"contentMd5\x12D\n" +
-	"\x0econtent_sha256\x18\b \x01(\tB\x1d\xbaH\x1ar\x18\x18@2\x14^([0-9a-fA-F]{64})?$R\rcontentSha256\"\xcb\x03\n" +
+	"\x0econtent_sha256\x18\b \x01(\tB\x1d\xbaH\x1ar\x18\x18@2\x14^([0-9a-fA-F]{64})?$R\rcontentSha256\x12)\n" +
+	"\x10accept_multipart\x18\t \x01(\bR\x0facceptMultipart\"\xcb\x03\n" +
 	"\x16InitiateUploadResponse\x12A\n" +
 	"\rstored_object\x18\x01 \x01(\v2\x1c.filestorage.v1.StoredObjectR\fstoredObject\x12\x1d\n" +
 	"\n" +

@@ -79,8 +79,9 @@ const (
 
 // FileStorageServiceClient is a client for the filestorage.v1.FileStorageService service.
 type FileStorageServiceClient interface {
-	// Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL; from the
-	// multipart threshold on, starts a multipart upload instead (see `multipart` in the response).
+	// Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL; for a
+	// client that accepts multipart, from the multipart threshold on, starts a multipart upload
+	// instead (see `multipart` in the response).
 	InitiateUpload(context.Context, *connect.Request[v1.InitiateUploadRequest]) (*connect.Response[v1.InitiateUploadResponse], error)
 	// Verifies the uploaded bytes and starts the scan; safe to call twice. A multipart upload is
 	// first completed in storage from the parts it holds (refused above the class maximum).
@@ -297,8 +298,9 @@ func (c *fileStorageServiceClient) ListAuditEntries(ctx context.Context, req *co
 
 // FileStorageServiceHandler is an implementation of the filestorage.v1.FileStorageService service.
 type FileStorageServiceHandler interface {
-	// Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL; from the
-	// multipart threshold on, starts a multipart upload instead (see `multipart` in the response).
+	// Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL; for a
+	// client that accepts multipart, from the multipart threshold on, starts a multipart upload
+	// instead (see `multipart` in the response).
 	InitiateUpload(context.Context, *connect.Request[v1.InitiateUploadRequest]) (*connect.Response[v1.InitiateUploadResponse], error)
 	// Verifies the uploaded bytes and starts the scan; safe to call twice. A multipart upload is
 	// first completed in storage from the parts it holds (refused above the class maximum).
