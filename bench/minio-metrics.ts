@@ -28,14 +28,15 @@ async function token(access: MinioAccess): Promise<string> {
     .sign(new TextEncoder().encode(access.secretKey));
 }
 
-/** Sum of every sample of `metric` in Prometheus text format. */
-export function sumMetric(text: string, metric: string): number | undefined {
+/** Sum of every sample of `metric` in Prometheus text format (only those with `label`, e.g. `name="putobjectpart"`, when given). */
+export function sumMetric(text: string, metric: string, label?: string): number | undefined {
   let sum = 0;
   let seen = false;
   for (const line of text.split("\n")) {
     if (!line.startsWith(metric)) continue;
     const rest = line.slice(metric.length);
     if (rest[0] !== "{" && rest[0] !== " ") continue; // another metric with this prefix
+    if (label && !rest.toLowerCase().includes(label.toLowerCase())) continue;
     const value = Number(line.slice(line.lastIndexOf(" ") + 1));
     if (Number.isFinite(value)) {
       sum += value;
@@ -45,8 +46,8 @@ export function sumMetric(text: string, metric: string): number | undefined {
   return seen ? sum : undefined;
 }
 
-/** A reader of the request counter; `read()` is undefined when MinIO does not expose it. */
-export async function minioRequestCounter(access: MinioAccess): Promise<{ read(): Promise<number | undefined>; problem?: string }> {
+/** A reader of the request counter (of one API when `api` is given); `read()` is undefined when MinIO does not expose it. */
+export async function minioRequestCounter(access: MinioAccess, api?: string): Promise<{ read(): Promise<number | undefined>; problem?: string }> {
   const bearer = await token(access);
   let problem: string | undefined;
   const read = async () => {
@@ -57,7 +58,7 @@ export async function minioRequestCounter(access: MinioAccess): Promise<{ read()
         problem = `GET ${MINIO_REQUESTS_PATH}: ${res.status} ${text.slice(0, 200)}`;
         return undefined;
       }
-      const total = sumMetric(text, MINIO_REQUESTS_METRIC);
+      const total = sumMetric(text, MINIO_REQUESTS_METRIC, api && `name="${api}"`);
       if (total === undefined) problem = `no ${MINIO_REQUESTS_METRIC} in ${MINIO_REQUESTS_PATH}`;
       return total;
     } catch (error) {

@@ -12,6 +12,12 @@ import type { ProgressBar } from "./progress.js";
 
 export class TransferFailed extends Error {}
 
+/** Bytes start..end (exclusive) of a file: one part of a multipart upload. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 /** The Code and Message of an S3 XML error, or the start of whatever the body was. */
 function storageError(status: number, body: string): string {
   const code = /<Code>([^<]*)<\/Code>/.exec(body)?.[1];
@@ -29,14 +35,15 @@ async function readText(res: IncomingMessage): Promise<string> {
  * PUTs the file with exactly the signed headers (Content-Length included, which is why this uses
  * node:http rather than fetch). If the backend refuses early, its answer is what is reported.
  */
-export async function putFile(url: string, headers: Record<string, string>, path: string, progress: ProgressBar): Promise<void> {
+export async function putFile(url: string, headers: Record<string, string>, path: string, progress: ProgressBar, range?: ByteRange): Promise<void> {
   const target = new URL(url);
   const req = (target.protocol === "https:" ? https : http).request(target, { method: "PUT", headers });
   const response = new Promise<IncomingMessage>((resolve, reject) => {
     req.once("response", resolve);
     req.once("error", reject);
   });
-  const sent = pipeline(createReadStream(path), progress.meter(), req).then(
+  const source = range ? createReadStream(path, { start: range.start, end: range.end - 1 }) : createReadStream(path);
+  const sent = pipeline(source, progress.meter(), req).then(
     () => undefined,
     (error: unknown) => error,
   );
@@ -45,7 +52,8 @@ export async function putFile(url: string, headers: Record<string, string>, path
   const sendError = await sent;
   if (res.statusCode !== 200) throw new TransferFailed(storageError(res.statusCode ?? 0, body));
   if (sendError) throw sendError;
-  progress.finish();
+  // A part is one of several: the caller finishes the bar after the last.
+  if (!range) progress.finish();
 }
 
 /** GETs the signed URL into `out` (through `out.part`, renamed when complete) or a stream. */

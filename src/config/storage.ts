@@ -1,5 +1,7 @@
 /** The S3-compatible bucket the files live in, and the bounds on its client and on uploads. */
 import type { Env } from "./env.js";
+import { ConfigError } from "./config-error.js";
+import { MAX_PART_BYTES, MIN_PART_BYTES } from "../domain/files/part-plan.js";
 import { boolean, integer, optional, required, url } from "./env-values.js";
 
 export interface StorageConfig {
@@ -22,6 +24,22 @@ export interface StorageConfig {
   socketIdleTimeoutSeconds: number;
   maxSockets: number;
   maxAttempts: number;
+  /** A declared size from this many bytes on is uploaded in parts (S3 multipart). */
+  multipartThresholdBytes: number;
+  /** The part size a multipart upload is planned with (raised when 10,000 parts would not hold the file). */
+  multipartPartSizeBytes: number;
+  /** How long a signed part URL lives: long enough for one part over a slow link; asked again when expired. */
+  presignPartExpirySeconds: number;
+}
+
+const MIB = 1024 * 1024;
+
+function partSize(env: Env): number {
+  const bytes = integer(env, "STORAGE_MULTIPART_PART_SIZE_BYTES", 8 * MIB);
+  if (bytes < MIN_PART_BYTES || bytes > MAX_PART_BYTES) {
+    throw new ConfigError("STORAGE_MULTIPART_PART_SIZE_BYTES", `must be within ${MIN_PART_BYTES}..${MAX_PART_BYTES} (S3 part sizes), got ${bytes}`);
+  }
+  return bytes;
 }
 
 export function parseStorage(env: Env): StorageConfig {
@@ -42,5 +60,8 @@ export function parseStorage(env: Env): StorageConfig {
     socketIdleTimeoutSeconds: integer(env, "STORAGE_SOCKET_IDLE_TIMEOUT_SECONDS", 30),
     maxSockets: integer(env, "STORAGE_MAX_SOCKETS", 50),
     maxAttempts: integer(env, "STORAGE_MAX_ATTEMPTS", 2),
+    multipartThresholdBytes: integer(env, "STORAGE_MULTIPART_THRESHOLD_BYTES", 16 * MIB),
+    multipartPartSizeBytes: partSize(env),
+    presignPartExpirySeconds: integer(env, "STORAGE_PRESIGN_PART_EXPIRY_SECONDS", 3600),
   };
 }

@@ -119,6 +119,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     ...(scanner ? { malwareScannerUp: () => scanner.ping({ signal: AbortSignal.timeout(2000) }).then(() => true, () => false) } : {}),
     onCollectError: (error) => logger.warn({ err: error }, "metrics: database gauges unavailable"),
   });
+  files.meters = metrics.uploads;
   const openApiJson = serializeOpenApi(generateOpenApi(jsonApiServices));
   const routerOptions = apiRouterOptions(useCases, {
     logger,

@@ -118,6 +118,10 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
         redrive: (ref) => lifecycle.retentionChanged(ref, "scan re-driven by the sweep"),
         scanDeadlineSeconds: scanDeadlineSeconds(config),
         storageDeleteMaxFailedRuns: config.retention.storageDeleteMaxFailedRuns,
+        pendingUploadSeconds: config.retention.tempUploadSeconds,
+        multipartAborted: (count) => {
+          if (count > 0) logger.info({ count }, "sweep aborted stale multipart uploads");
+        },
         now,
       }),
       ...(malware

@@ -55,9 +55,16 @@ export interface RpcMeters {
   quotaRefusals: Counter<"quota">;
 }
 
+/** Multipart uploads as the API drives them (the use cases' UploadMeters, src/app/files/deps.ts). */
+export interface UploadCounters {
+  partsSigned(count: number): void;
+  multipartAborted(count: number, by: "client" | "deadline" | "sweep"): void;
+}
+
 export interface Metrics {
   registry: Registry;
   rpc: RpcMeters;
+  uploads: UploadCounters;
 }
 
 const RPC_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -103,7 +110,23 @@ export function createMetrics(options: MetricsOptions): Metrics {
     registerAuditCheckpointGauges(registry, cachedReader(options.auditCheckpoints, options.cacheMs ?? 10_000, now, options.onCollectError));
   }
   if (options.cacheTotals) registerCacheCounter(registry, options.cacheTotals, options.onCollectError ?? (() => undefined));
-  return { registry, rpc: { requests, durations, quotaRefusals } };
+  return { registry, rpc: { requests, durations, quotaRefusals }, uploads: uploadCounters(registry) };
+}
+
+function uploadCounters(registry: Registry): UploadCounters {
+  const signed = new Counter({ name: "upload_parts_signed_total", help: "UploadPart URLs signed for multipart uploads (a part signed again counts again)", registers: [registry] });
+  const aborted = new Counter({
+    name: "multipart_uploads_aborted_total",
+    help: "Incomplete multipart uploads aborted in storage by this process, by who ended them",
+    labelNames: ["by"],
+    registers: [registry],
+  });
+  return {
+    partsSigned: (count) => signed.inc(count),
+    multipartAborted: (count, by) => {
+      if (count > 0) aborted.inc({ by }, count);
+    },
+  };
 }
 
 /** One reading at a time, reused for `cacheMs`; a failed reading is not cached. */

@@ -9,6 +9,7 @@ import {
   HeadBucketCommand,
   HeadObjectCommand,
   PutBucketEncryptionCommand,
+  PutBucketLifecycleConfigurationCommand,
   PutObjectCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
@@ -146,7 +147,30 @@ async function prepareBucket(s3: S3Client, bucket: string, log: Log): Promise<bo
   if (head.ServerSideEncryption !== "AES256") {
     throw new Error(`objects are not encrypted by default (ServerSideEncryption=${head.ServerSideEncryption})`);
   }
+  await abortIncompleteUploadsRule(s3, bucket, log);
   return objectLock;
+}
+
+/**
+ * The last resort behind the object workflows and the sweep (docs/multipart-uploads.md): storage
+ * drops multipart uploads left incomplete for a day. A backend that refuses the rule (MinIO does
+ * not implement it: it expires stale uploads itself, after `api stale_uploads_expiry`, 24 h by
+ * default) is logged and left as it is.
+ */
+async function abortIncompleteUploadsRule(s3: S3Client, bucket: string, log: Log): Promise<void> {
+  try {
+    await s3.send(
+      new PutBucketLifecycleConfigurationCommand({
+        Bucket: bucket,
+        LifecycleConfiguration: {
+          Rules: [{ ID: "abort-incomplete-multipart-uploads", Status: "Enabled", Filter: { Prefix: "" }, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }],
+        },
+      }),
+    );
+    log(`MinIO: bucket ${bucket} aborts multipart uploads left incomplete for a day`);
+  } catch (error) {
+    log(`MinIO: no AbortIncompleteMultipartUpload rule on ${bucket} (${(error as Error).message}); MinIO expires stale uploads itself`);
+  }
 }
 
 async function bucketExists(s3: S3Client, bucket: string): Promise<boolean> {

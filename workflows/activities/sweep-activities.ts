@@ -3,6 +3,7 @@ import type { SweepDeps, SweepRun } from "../../src/app/files/sweep/deps.js";
 import { expireOverdueRows } from "../../src/app/files/sweep/expire-overdue-rows.js";
 import { finishPendingStorageDeletes } from "../../src/app/files/sweep/finish-pending-storage-deletes.js";
 import { redriveStuckScans } from "../../src/app/files/sweep/redrive-stuck-scans.js";
+import { abortStaleMultipartUploads } from "../../src/app/files/sweep/abort-stale-multipart-uploads.js";
 import { removeOrphanObjects } from "../../src/app/files/sweep/remove-orphan-objects.js";
 import type { Cursor } from "../../src/domain/pagination.js";
 import { workflowCorrelation } from "./activity-correlation.js";
@@ -22,6 +23,17 @@ function currentRun(): SweepRun {
 const fromHistory = (cursor?: SweepCursor): Cursor | undefined => cursor && { at: new Date(cursor.at), id: cursor.id };
 const toHistory = (cursor?: Cursor): SweepCursor | undefined => cursor && { at: cursor.at.toISOString(), id: cursor.id };
 
+async function abortAllStaleMultipartUploads(deps: SweepDeps, run: SweepRun): Promise<void> {
+  let after: { key: string; uploadId: string } | undefined;
+  let aborted = 0;
+  do {
+    const page = await abortStaleMultipartUploads(deps, after, run);
+    aborted += page.aborted;
+    after = page.next;
+  } while (after);
+  deps.multipartAborted?.(aborted);
+}
+
 /** The retention sweep's activities: thin wrappers over the use cases in src/app/files/sweep. */
 export function createSweepActivities(deps: SweepDeps): SweepActivities {
   return {
@@ -34,6 +46,11 @@ export function createSweepActivities(deps: SweepDeps): SweepActivities {
       const { next, ...batch } = await finishPendingStorageDeletes(deps, batchSize, fromHistory(after), currentRun());
       return { ...batch, next: toHistory(next) };
     },
-    removeOrphanObjects: (startAfter, minAgeSeconds) => removeOrphanObjects(deps, startAfter, minAgeSeconds, currentRun()),
+    async removeOrphanObjects(startAfter, minAgeSeconds) {
+      // Incomplete multipart uploads are orphans too (parts no object holds): aborted on the
+      // run's first page, inside this activity, so that the sweep workflow's history keeps its shape.
+      if (startAfter === undefined) await abortAllStaleMultipartUploads(deps, currentRun());
+      return removeOrphanObjects(deps, startAfter, minAgeSeconds, currentRun());
+    },
   };
 }

@@ -3,6 +3,7 @@ import type { StorageConfig } from "../../config/storage.js";
 import type { ObjectStorage } from "../../app/files/port.js";
 import { s3ObjectLock } from "./s3-object-lock.js";
 import { s3ObjectReads } from "./s3-object-reads.js";
+import { s3Multipart } from "./s3-multipart.js";
 import { s3Presigning } from "./s3-presigning.js";
 
 export function createS3Client(config: StorageConfig): S3Client {
@@ -40,6 +41,7 @@ function createS3ObjectStorage(client: S3Client, config: StorageConfig): ObjectS
     ...s3Presigning(client, Bucket),
     ...s3ObjectReads(client, Bucket),
     ...s3ObjectLock(client, config),
+    ...s3Multipart(client, Bucket),
     async ping() {
       await client.send(new HeadBucketCommand({ Bucket }));
     },

@@ -15,8 +15,17 @@ export interface FileStorageDeps {
   storageConfig: StorageConfig;
   retention: RetentionConfig;
   completeWaitTimeoutSeconds: number;
+  /** Counters of multipart uploads (src/observability); absent where nothing is measured. */
+  meters?: UploadMeters;
   now(): Date;
   newId(): string;
+}
+
+/** What the upload use cases count. */
+export interface UploadMeters {
+  partsSigned(count: number): void;
+  /** `by`: the client's AbortUpload, the object's workflow at its deadline, or the sweep. */
+  multipartAborted(count: number, by: "client" | "deadline" | "sweep"): void;
 }
 
 /** Another tenant's object behaves exactly like one that does not exist. */

@@ -11,16 +11,32 @@ import { checkUploadDeclaration, type UploadDeclaration } from "../../domain/fil
 import { pendingUploadLimitReached } from "../../domain/files/pending-upload-quota.js";
 import type { FileStorageDeps } from "./deps.js";
 import type { NewStoredObject } from "./port.js";
+import { planParts, type PartPlan } from "../../domain/files/part-plan.js";
+
+/**
+ * A multipart upload is started in storage at initiate; its parts are signed on request
+ * (sign-upload-parts.ts) until the pending deadline. An upload whose rows then fail is aborted
+ * (were that to fail, the sweep aborts it once stale).
+ */
+async function startMultipart(deps: FileStorageDeps, key: string, contentType: string, pendingDeadline: Date): Promise<PresignedUpload> {
+  await deps.storage.startMultipart(key, contentType);
+  return { url: "", headers: {}, expiresAt: pendingDeadline };
+}
 import { newUploadSession } from "./upload-session.js";
 
 export interface InitiateInput extends UploadDeclaration {
   contentMd5?: string;
   contentSha256?: string;
+  /** The client sends parts when asked to (a multipart upload from the threshold on). */
+  acceptMultipart?: boolean;
 }
 
 export interface InitiateResult {
   object: StoredObjectView;
+  /** For a multipart upload: no URL (parts are signed on request), expiring at the pending deadline. */
   upload: PresignedUpload;
+  /** Set when the bytes go in parts. */
+  multipart?: PartPlan;
   sessionId: string;
 }
 
@@ -36,17 +52,22 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
   const contentType = normalizeContentType(input.contentType);
   const storageKey = storageKeyFor(actor.tenantId, input.ownerEntityType, input.ownerEntityId, objectId);
   const pendingDeadline = retentionDeadline("TEMP_UPLOAD_24H", now, deps.retention)!;
-  const upload = await deps.storage.presignUpload(
-    {
-      key: storageKey,
-      contentType,
-      contentLength: input.fileSize,
-      md5Hex: input.contentMd5 || undefined,
-      sha256Hex: input.contentSha256 || undefined,
-      expiresInSeconds: deps.storageConfig.presignUploadExpirySeconds,
-    },
-    now,
-  );
+  const multipart = input.acceptMultipart
+    ? planParts(input.fileSize, deps.storageConfig.multipartThresholdBytes, deps.storageConfig.multipartPartSizeBytes)
+    : undefined;
+  const upload = multipart
+    ? await startMultipart(deps, storageKey, contentType, pendingDeadline)
+    : await deps.storage.presignUpload(
+        {
+          key: storageKey,
+          contentType,
+          contentLength: input.fileSize,
+          md5Hex: input.contentMd5 || undefined,
+          sha256Hex: input.contentSha256 || undefined,
+          expiresInSeconds: deps.storageConfig.presignUploadExpirySeconds,
+        },
+        now,
+      );
   const object: NewStoredObject = {
     id: objectId,
     tenantId: actor.tenantId,
@@ -71,7 +92,7 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
     fileSize: input.fileSize,
     contentMd5: input.contentMd5,
     contentSha256: input.contentSha256,
-    policySnapshot: { ...rules, maxFileSizeBytes: Math.min(rules.maxSizeBytes, deps.storageConfig.maxFileSizeBytes) },
+    policySnapshot: { ...rules, maxFileSizeBytes: Math.min(rules.maxSizeBytes, deps.storageConfig.maxFileSizeBytes), ...(multipart && { multipart }) },
     createdAt: now,
   });
   const audit = { objectId, action: "UPLOAD_INITIATED" as const, actor, details: { sessionId: session.id }, at: now };
@@ -90,11 +111,13 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
     view = await deps.store.createInitiated(object, session, audit, maxPending);
   } catch (error) {
     await deps.lifecycle.withdraw(ref, "initiate could not store the object").catch(() => undefined);
+    if (multipart) await deps.storage.abortMultipart(storageKey).catch(() => undefined);
     throw error;
   }
-  if (view) return { object: view, upload, sessionId: session.id };
+  if (view) return { object: view, upload, multipart, sessionId: session.id };
   // Counted in the rows' statement, so the common case costs no round trip; the rare refusal
   // removes the workflow it started (were that to fail, it finds no row at its deadline and ends).
   await deps.lifecycle.discard(ref).catch(() => undefined);
+  if (multipart) await deps.storage.abortMultipart(storageKey).catch(() => undefined);
   throw pendingUploadLimitReached(maxPending);
 }

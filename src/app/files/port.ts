@@ -185,11 +185,62 @@ export interface StoredObjectPrefix {
   etag?: string;
 }
 
+/** What a signed UploadPart URL binds. */
+export interface PartBinding {
+  key: string;
+  uploadId: string;
+  partNumber: number;
+  contentLength: number;
+  /** Base64 SHA-256 the part must have; bound as x-amz-checksum-sha256. */
+  sha256Base64?: string;
+  expiresInSeconds: number;
+}
+
+/** A part storage holds for a multipart upload. */
+export interface StoredPart {
+  partNumber: number;
+  size: number;
+  /** Without quotes. */
+  etag: string;
+  checksumSha256?: string;
+}
+
+/** An incomplete multipart upload in the bucket. */
+export interface PendingMultipartUpload {
+  key: string;
+  uploadId: string;
+  initiatedAt: Date;
+}
+
+/**
+ * Multipart uploads (S3 CreateMultipartUpload and the rest). The upload id never leaves the
+ * server: storage answers it for the object's key, which is unique to the object.
+ */
+export interface MultipartStorage {
+  /** Starts a multipart upload of the key with the type and encryption a single PUT binds. */
+  startMultipart(key: string, contentType: string): Promise<void>;
+  /** The key's incomplete multipart upload (the newest when several), or undefined. */
+  findMultipart(key: string): Promise<string | undefined>;
+  presignPart(binding: PartBinding, now: Date): Promise<PresignedUpload>;
+  /** Every part storage holds, ascending part numbers; undefined when the upload is gone (completed or aborted meanwhile). */
+  listParts(key: string, uploadId: string): Promise<StoredPart[] | undefined>;
+  /**
+   * Completes the upload with these parts, never overwriting a stored object. "gone": the upload no
+   * longer exists or the key already holds an object (another complete won, or it was aborted).
+   */
+  completeMultipart(key: string, uploadId: string, parts: readonly StoredPart[]): Promise<"completed" | "gone">;
+  /** Aborts every incomplete multipart upload of the key; answers how many. Idempotent. */
+  abortMultipart(key: string): Promise<number>;
+  /** Incomplete multipart uploads started before `before`, one page (by key marker). */
+  listStaleMultipart(before: Date, after?: { key: string; uploadId: string }): Promise<{ uploads: PendingMultipartUpload[]; next?: { key: string; uploadId: string } }>;
+  abortMultipartUpload(key: string, uploadId: string): Promise<void>;
+}
+
 /**
  * What the service needs of an S3-compatible bucket (src/adapters/s3 implements it): the API's
  * use cases, the lifecycle and the sweep each take the methods they call.
  */
-export interface ObjectStorage {
+export interface ObjectStorage extends MultipartStorage {
   presignUpload(binding: UploadBinding, now: Date): Promise<PresignedUpload>;
   presignDownload(binding: DownloadBinding, now: Date): Promise<{ url: string; expiresAt: Date }>;
   head(key: string): Promise<StoredObjectHead | undefined>;

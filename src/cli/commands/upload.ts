@@ -1,11 +1,12 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { ObjectClass } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
+import { ObjectClass, ObjectStatus } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
 import { guessContentType } from "../guess-content-type.js";
-import { UsageError } from "../context.js";
+import { type CliContext, UsageError } from "../context.js";
 import { isFinal } from "../format.js";
 import { ProgressBar } from "../progress.js";
-import { putFile } from "../transfer.js";
+import { forgetUpload, interruptedUpload, rememberUpload, sendMissingParts } from "../multipart-upload.js";
+import { putFile, TransferFailed } from "../transfer.js";
 import type { Command } from "./command.js";
 import { parseWatchOptions, report, waitUntilFinal, watchOptions } from "./watch.js";
 
@@ -16,6 +17,29 @@ export function enumValue<E extends Record<string, string | number>>(enumObject:
     throw new UsageError(`${option}: unknown value "${name}"; expected one of ${allowed.join(", ")}`);
   }
   return value;
+}
+
+/**
+ * The same command run again after an interruption: the state file names the multipart upload,
+ * and only the parts storage lacks are sent. An upload that is no longer pending (completed,
+ * aborted, expired) is forgotten and the file is uploaded anew.
+ */
+async function resumeInterrupted(ctx: CliContext, file: string, info: { size: number; mtimeMs: number }, progress: ProgressBar): Promise<string | undefined> {
+  const interrupted = await interruptedUpload(file, info);
+  if (!interrupted) return undefined;
+  const { objectId, partSize } = interrupted;
+  try {
+    const { storedObject } = await ctx.clients.files.getUpload({ objectId });
+    if (storedObject?.status !== ObjectStatus.PENDING_UPLOAD) throw new Error("not resumable");
+    ctx.err.write(`${objectId} resumed\n`);
+    const sent = await sendMissingParts(ctx.clients.files, objectId, file, info.size, partSize, progress);
+    ctx.err.write(`${sent} missing parts sent\n`);
+    return objectId;
+  } catch (error) {
+    if (error instanceof TransferFailed) throw error;
+    await forgetUpload(file);
+    return undefined;
+  }
 }
 
 export const uploadCommand: Command = {
@@ -40,19 +64,31 @@ export const uploadCommand: Command = {
     const originalFilename = path.basename(file);
     const contentType = (values.type as string | undefined) ?? guessContentType(originalFilename);
     if (!contentType) throw new UsageError(`cannot tell the content type of ${originalFilename}; pass --type`);
-    const started = await ctx.clients.files.initiateUpload({
-      objectClass: enumValue(ObjectClass, values.class as string, "--class"),
-      ownerEntityType: values["owner-type"] as string,
-      ownerEntityId: values["owner-id"] as string,
-      originalFilename,
-      contentType,
-      fileSize: BigInt(info.size),
-    });
-    const objectId = started.storedObject!.id;
-    ctx.err.write(`${objectId} initiated (${contentType})\n`);
-    await putFile(started.uploadUrl, started.uploadHeaders, file, new ProgressBar(ctx.err, originalFilename, info.size));
+    const progress = new ProgressBar(ctx.err, originalFilename, info.size);
+    let objectId = await resumeInterrupted(ctx, file, info, progress);
+    if (!objectId) {
+      const started = await ctx.clients.files.initiateUpload({
+        objectClass: enumValue(ObjectClass, values.class as string, "--class"),
+        ownerEntityType: values["owner-type"] as string,
+        ownerEntityId: values["owner-id"] as string,
+        originalFilename,
+        contentType,
+        fileSize: BigInt(info.size),
+        acceptMultipart: true,
+      });
+      objectId = started.storedObject!.id;
+      ctx.err.write(`${objectId} initiated (${contentType})\n`);
+      if (started.multipart) {
+        const partSize = Number(started.multipart.partSize);
+        await rememberUpload(file, { objectId, size: info.size, mtimeMs: info.mtimeMs, partSize });
+        await sendMissingParts(ctx.clients.files, objectId, file, info.size, partSize, progress);
+      } else {
+        await putFile(started.uploadUrl, started.uploadHeaders, file, progress);
+      }
+    }
     const wait = values.wait === true;
     let { storedObject } = await ctx.clients.files.completeUpload({ objectId, waitForResult: wait });
+    await forgetUpload(file);
     // complete answers at its deadline even if the scan goes on; then keep watching.
     if (wait && !isFinal(storedObject!.status)) storedObject = await waitUntilFinal(ctx, objectId, parseWatchOptions(values));
     return report(ctx, storedObject!);

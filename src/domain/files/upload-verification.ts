@@ -1,20 +1,25 @@
 /**
  * Complete's check of the stored bytes against the declaration: size, then the MD5 the client
- * may name. Pure: the storage facts are read by the caller.
+ * may name, then the whole file's SHA-256 declared at initiate (where storage did not check it). Pure: the storage facts are read by the caller.
  */
 export interface StoredBytes {
   size: number;
   md5: string;
+  /** Hex SHA-256, computed where storage did not check it (a multipart upload's whole file). */
+  sha256?: string;
 }
 
 export type UploadMismatch = { reason: "SIZE_MISMATCH" | "CHECKSUM_MISMATCH"; message: string };
 
-export function findUploadMismatch(declaredSize: number, expectedMd5: string | undefined, stored: StoredBytes): UploadMismatch | undefined {
+export function findUploadMismatch(declaredSize: number, expectedMd5: string | undefined, stored: StoredBytes, expectedSha256?: string): UploadMismatch | undefined {
   if (stored.size !== declaredSize) {
     return { reason: "SIZE_MISMATCH", message: `stored size ${stored.size} differs from the declared ${declaredSize} bytes` };
   }
   if (expectedMd5 && expectedMd5.toLowerCase() !== stored.md5) {
     return { reason: "CHECKSUM_MISMATCH", message: "checksum does not match the MD5 of the stored file; upload again" };
+  }
+  if (expectedSha256 && stored.sha256 !== undefined && expectedSha256.toLowerCase() !== stored.sha256) {
+    return { reason: "CHECKSUM_MISMATCH", message: "the SHA-256 declared at initiate does not match the stored file; upload again" };
   }
   return undefined;
 }

@@ -1,7 +1,10 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
 import { ObjectClass, ObjectStatus } from "@files-and-fields/client/gen/filestorage/v1/types_pb.js";
+import { abortUpload } from "../../app/files/abort-upload.js";
 import { completeUpload } from "../../app/files/complete-upload.js";
+import { listUploadedParts } from "../../app/files/list-uploaded-parts.js";
+import { signUploadParts } from "../../app/files/sign-upload-parts.js";
 import type { FileStorageDeps } from "../../app/files/deps.js";
 import { deleteUpload } from "../../app/files/delete-upload.js";
 import { createDownloadUrl } from "../../app/files/download-url.js";
@@ -35,6 +38,7 @@ export function registerFileStorageService(router: ConnectRouter, deps: FileStor
           fileSize: Number(req.fileSize),
           contentMd5: req.contentMd5,
           contentSha256: req.contentSha256,
+          acceptMultipart: req.acceptMultipart,
         },
         callScopeOf(ctx),
       );
@@ -44,7 +48,34 @@ export function registerFileStorageService(router: ConnectRouter, deps: FileStor
         uploadUrlExpiresAt: ts(result.upload.expiresAt),
         sessionId: result.sessionId,
         uploadHeaders: result.upload.headers,
+        multipart: result.multipart && { partSize: BigInt(result.multipart.partSize), partCount: result.multipart.partCount },
       };
+    },
+    async signUploadParts(req, ctx) {
+      const parts = req.parts.map((part) => ({
+        partNumber: part.partNumber,
+        contentLength: Number(part.contentLength),
+        sha256Base64: part.contentSha256,
+      }));
+      const signed = await signUploadParts(deps, actorOf(ctx), req.objectId, parts, holds(ctx, UPDATE_ANY_OBJECT_PERMISSION));
+      return {
+        parts: signed.map((part) => ({
+          partNumber: part.partNumber,
+          uploadUrl: part.url,
+          uploadUrlExpiresAt: ts(part.expiresAt),
+          uploadHeaders: part.headers,
+        })),
+      };
+    },
+    async listUploadedParts(req, ctx) {
+      const parts = await listUploadedParts(deps, actorOf(ctx), req.objectId, holds(ctx, UPDATE_ANY_OBJECT_PERMISSION));
+      return {
+        parts: parts.map((part) => ({ partNumber: part.partNumber, size: BigInt(part.size), etag: part.etag, checksumSha256: part.checksumSha256 ?? "" })),
+      };
+    },
+    async abortUpload(req, ctx) {
+      await abortUpload(deps, actorOf(ctx), req.objectId, holds(ctx, UPDATE_ANY_OBJECT_PERMISSION));
+      return {};
     },
     async completeUpload(req, ctx) {
       const object = await completeUpload(deps, actorOf(ctx), {

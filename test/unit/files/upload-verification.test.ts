@@ -9,6 +9,10 @@ describe("findUploadMismatch", () => {
   it("accepts a matching checksum in any case", () => expect(findUploadMismatch(10, md5.toUpperCase(), { size: 10, md5 })).toBeUndefined());
   it("refuses another size first", () => expect(findUploadMismatch(11, "f".repeat(32), { size: 10, md5 })?.reason).toBe("SIZE_MISMATCH"));
   it("refuses another checksum", () => expect(findUploadMismatch(10, "f".repeat(32), { size: 10, md5 })?.reason).toBe("CHECKSUM_MISMATCH"));
+  it("accepts a computed SHA-256 equal to the declared one in any case", () =>
+    expect(findUploadMismatch(10, undefined, { size: 10, md5, sha256: "ab".repeat(32) }, "AB".repeat(32))).toBeUndefined());
+  it("refuses a computed SHA-256 other than the declared one", () =>
+    expect(findUploadMismatch(10, undefined, { size: 10, md5, sha256: "ab".repeat(32) }, "cd".repeat(32))?.reason).toBe("CHECKSUM_MISMATCH"));
 });
 
 describe("missingUpload", () => {

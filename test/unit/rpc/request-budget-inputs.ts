@@ -138,6 +138,7 @@ function plausibleByName(name: string, seeded: Seeded, owner: DescMessage): Json
     result: "SUCCESS",
     contentMd5: "",
     contentSha256: "",
+    parts: [{ partNumber: 1, contentLength: "1024" }],
     slug: "acme",
     companyName: "Acme",
   };

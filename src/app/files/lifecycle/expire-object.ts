@@ -19,7 +19,17 @@ export async function expireObject(
   const actor = { tenantId: ref.tenantId, actorId: SYSTEM_ACTOR_ID, correlationId };
   const expired = await expireRow(ports, ref, actor);
   await finishStorageDelete(ports, ref, actor);
+  if (expired) await abortAbandonedParts(ports, ref);
   return { ...(await loadLifecycleState(ports, ref)), expired };
+}
+
+/**
+ * An abandoned multipart upload leaves parts that no object ever holds: they go with it. Looked up
+ * by key (one listing, empty for a single PUT); were it to fail, the sweep aborts them once stale.
+ */
+async function abortAbandonedParts(ports: Pick<LifecyclePorts, "objects" | "storage">, ref: ObjectRef): Promise<void> {
+  const record = await ports.objects.findRecord(ref.tenantId, ref.objectId);
+  if (record?.status === "PENDING_UPLOAD") await ports.storage.abortMultipart(record.storageKey);
 }
 
 /**

@@ -25,11 +25,30 @@ async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
 
 const MD5_ETAG = /^[0-9a-f]{32}$/;
 
-/** The MD5 of the stored bytes: the ETag where the backend makes it the MD5, else computed. */
-export async function storedMd5(storage: ObjectStorage, key: string, etag: string | undefined, whole?: Uint8Array): Promise<string> {
-  if (etag && MD5_ETAG.test(etag.toLowerCase())) return etag.toLowerCase();
-  const hash = createHash("md5");
-  if (whole) hash.update(whole);
-  else for await (const chunk of storage.stream(key)) hash.update(chunk);
-  return hash.digest("hex");
+/** Whether the ETag is the MD5 of the bytes (a single PUT); a multipart upload's is not. */
+export function etagIsMd5(etag: string | undefined): etag is string {
+  return !!etag && MD5_ETAG.test(etag.toLowerCase());
+}
+
+/**
+ * The MD5 of the stored bytes: the ETag where the backend makes it the MD5, else computed; and,
+ * when asked, the SHA-256 (hex) in the same single read.
+ */
+export async function storedDigests(
+  storage: ObjectStorage,
+  key: string,
+  etag: string | undefined,
+  whole: Uint8Array | undefined,
+  withSha256: boolean,
+): Promise<{ md5: string; sha256?: string }> {
+  if (etagIsMd5(etag) && !withSha256) return { md5: etag.toLowerCase() };
+  const md5 = createHash("md5");
+  const sha256 = withSha256 ? createHash("sha256") : undefined;
+  const add = (chunk: Uint8Array) => {
+    md5.update(chunk);
+    sha256?.update(chunk);
+  };
+  if (whole) add(whole);
+  else for await (const chunk of storage.stream(key)) add(chunk);
+  return { md5: md5.digest("hex"), sha256: sha256?.digest("hex") };
 }

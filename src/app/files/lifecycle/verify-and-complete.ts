@@ -6,7 +6,7 @@ import { removalBlocked } from "../../../domain/files/legal-hold.js";
 import { findUploadMismatch, missingUpload, type UploadMismatch } from "../../../domain/files/upload-verification.js";
 import type { ObjectRef } from "../../../domain/files/object-ref.js";
 import type { LifecyclePorts } from "./deps.js";
-import { objectByteSource, storedMd5 } from "./object-bytes.js";
+import { etagIsMd5, objectByteSource, storedDigests } from "./object-bytes.js";
 import { loadLifecycleState, outcomeOf, type StepOutcome } from "./step-outcome.js";
 import { announceRetentionChanges } from "./announce-retention-changes.js";
 import { finishStorageDelete } from "./storage-delete.js";
@@ -53,8 +53,13 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
     return { ...outcomeOf(record), refusal: missingUpload(session?.presignExpiresAt, ports.now()) };
   }
   const whole = prefix.bytes.length >= prefix.size ? prefix.bytes : undefined;
-  const md5 = await storedMd5(ports.storage, record.storageKey, prefix.etag, whole);
-  const mismatch = findUploadMismatch(record.fileSize, request.checksum, { size: prefix.size, md5 });
+  // A single PUT's signed URL bound the declared SHA-256 and storage checked it; a multipart
+  // upload's parts were checked one by one, so the whole file is checked here, in the one read
+  // that computes its MD5 (its ETag is not one).
+  const declaredSha256 = etagIsMd5(prefix.etag) ? undefined : (await ports.objects.latestSession(ref.tenantId, ref.objectId))?.contentSha256;
+  const digests = await storedDigests(ports.storage, record.storageKey, prefix.etag, whole, !!declaredSha256);
+  const md5 = digests.md5;
+  const mismatch = findUploadMismatch(record.fileSize, request.checksum, { size: prefix.size, ...digests }, declaredSha256 ?? undefined);
   if (mismatch) return refuseMismatch(ports, actor, record, mismatch, md5, request.checksum);
 
   // A hold placed while nothing was stored yet reaches the bucket object now that it exists.

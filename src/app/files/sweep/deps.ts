@@ -5,7 +5,11 @@ import type { SweepObjects } from "./port.js";
 /** What the retention sweep's use cases need; wired in src/main. */
 export interface SweepDeps {
   objects: SweepObjects;
-  storage: Pick<ObjectStorage, "list" | "delete">;
+  storage: Pick<ObjectStorage, "list" | "delete" | "listStaleMultipart" | "abortMultipartUpload">;
+  /** The abandoned-upload deadline (RETENTION_TEMP_UPLOAD_SECONDS): older incomplete multipart uploads are aborted. */
+  pendingUploadSeconds: number;
+  /** Told how many stale multipart uploads a run aborted. */
+  multipartAborted?(count: number): void;
   /** True while the object's own workflow is running (it will expire the object itself). */
   workflowRunning(ref: ObjectRef): Promise<boolean>;
   /** Tells the object's workflow (started again if it ended) to re-read its state and act. */

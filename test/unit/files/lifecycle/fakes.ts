@@ -240,6 +240,19 @@ export class FakeStorage implements ObjectStorage {
   head = unused;
   list = unused;
   ping = unused;
+  /** No multipart uploads in memory: the integration tests cover them against MinIO. */
+  async findMultipart() {
+    return undefined;
+  }
+  async abortMultipart() {
+    return 0;
+  }
+  startMultipart = unused;
+  presignPart = unused;
+  listParts = unused;
+  completeMultipart = unused;
+  listStaleMultipart = unused;
+  abortMultipartUpload = unused;
 }
 
 export function lifecyclePorts(objects: FakeObjects, storage: FakeStorage): LifecyclePorts {

@@ -40,6 +40,8 @@ function listed(storage: FakeStorage, modified = new Map<string, Date>(), prefix
       prefixes.push(prefix);
       return { objects: [...storage.objects.keys()].map((key) => ({ key, lastModified: modified.get(key) ?? new Date(0) })) };
     },
+    listStaleMultipart: async () => ({ uploads: [] }),
+    abortMultipartUpload: async () => undefined,
   };
 }
 
@@ -47,6 +49,7 @@ function sweep(objects: FakeObjects, storage: SweepDeps["storage"], running: str
   return {
     objects: sweepRows(objects),
     storage,
+    pendingUploadSeconds: 60,
     workflowRunning: async (ref) => running.includes(ref.objectId),
     redrive: async () => undefined,
     scanDeadlineSeconds: 60,

@@ -35,10 +35,15 @@ type InitiateUploadRequest struct {
 	FileSize         int64  `protobuf:"varint,6,opt,name=file_size,json=fileSize,proto3" json:"file_size,omitempty"`
 	// Optional MD5 of the bytes (32 hex characters); the signed URL then binds it.
 	ContentMd5 string `protobuf:"bytes,7,opt,name=content_md5,json=contentMd5,proto3" json:"content_md5,omitempty"`
-	// Optional SHA-256 of the bytes (64 hex characters); the signed URL then binds it.
+	// Optional SHA-256 of the bytes (64 hex characters); the signed URL then binds it. For a
+	// multipart upload, complete verifies it on the stored file.
 	ContentSha256 string `protobuf:"bytes,8,opt,name=content_sha256,json=contentSha256,proto3" json:"content_sha256,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// The client can send the bytes in parts (docs/multipart-uploads.md): from the multipart
+	// threshold on, the upload is then multipart. Without it the upload is one PUT, as for clients
+	// written before multipart uploads existed.
+	AcceptMultipart bool `protobuf:"varint,9,opt,name=accept_multipart,json=acceptMultipart,proto3" json:"accept_multipart,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *InitiateUploadRequest) Reset() {
@@ -127,6 +132,13 @@ func (x *InitiateUploadRequest) GetContentSha256() string {
 	return ""
 }
 
+func (x *InitiateUploadRequest) GetAcceptMultipart() bool {
+	if x != nil {
+		return x.AcceptMultipart
+	}
+	return false
+}
+
 type InitiateUploadResponse struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	StoredObject       *StoredObject          `protobuf:"bytes,1,opt,name=stored_object,json=storedObject,proto3" json:"stored_object,omitempty"`
@@ -135,6 +147,10 @@ type InitiateUploadResponse struct {
 	SessionId          string                 `protobuf:"bytes,4,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
 	// Headers (name to value) that the PUT must carry exactly.
 	UploadHeaders map[string]string `protobuf:"bytes,5,rep,name=upload_headers,json=uploadHeaders,proto3" json:"upload_headers,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Set when the request accepts multipart and the declared size is at least the multipart
+	// threshold: then upload_url is empty and
+	// the bytes go in parts (SignUploadParts, ListUploadedParts, CompleteUpload, AbortUpload).
+	Multipart     *MultipartUpload `protobuf:"bytes,6,opt,name=multipart,proto3" json:"multipart,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -204,6 +220,67 @@ func (x *InitiateUploadResponse) GetUploadHeaders() map[string]string {
 	return nil
 }
 
+func (x *InitiateUploadResponse) GetMultipart() *MultipartUpload {
+	if x != nil {
+		return x.Multipart
+	}
+	return nil
+}
+
+// How a multipart upload is cut: every part but the last has part_size bytes. The storage
+// backend's upload id stays on the server; the object id names the upload.
+type MultipartUpload struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	PartSize      int64                  `protobuf:"varint,1,opt,name=part_size,json=partSize,proto3" json:"part_size,omitempty"`
+	PartCount     int32                  `protobuf:"varint,2,opt,name=part_count,json=partCount,proto3" json:"part_count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MultipartUpload) Reset() {
+	*x = MultipartUpload{}
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MultipartUpload) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MultipartUpload) ProtoMessage() {}
+
+func (x *MultipartUpload) ProtoReflect() protoreflect.Message {
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MultipartUpload.ProtoReflect.Descriptor instead.
+func (*MultipartUpload) Descriptor() ([]byte, []int) {
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *MultipartUpload) GetPartSize() int64 {
+	if x != nil {
+		return x.PartSize
+	}
+	return 0
+}
+
+func (x *MultipartUpload) GetPartCount() int32 {
+	if x != nil {
+		return x.PartCount
+	}
+	return 0
+}
+
 type CompleteUploadRequest struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	ObjectId string                 `protobuf:"bytes,1,opt,name=object_id,json=objectId,proto3" json:"object_id,omitempty"`
@@ -217,7 +294,7 @@ type CompleteUploadRequest struct {
 
 func (x *CompleteUploadRequest) Reset() {
 	*x = CompleteUploadRequest{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[2]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -229,7 +306,7 @@ func (x *CompleteUploadRequest) String() string {
 func (*CompleteUploadRequest) ProtoMessage() {}
 
 func (x *CompleteUploadRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[2]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -242,7 +319,7 @@ func (x *CompleteUploadRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteUploadRequest.ProtoReflect.Descriptor instead.
 func (*CompleteUploadRequest) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{2}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *CompleteUploadRequest) GetObjectId() string {
@@ -275,7 +352,7 @@ type CompleteUploadResponse struct {
 
 func (x *CompleteUploadResponse) Reset() {
 	*x = CompleteUploadResponse{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[3]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -287,7 +364,7 @@ func (x *CompleteUploadResponse) String() string {
 func (*CompleteUploadResponse) ProtoMessage() {}
 
 func (x *CompleteUploadResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[3]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -300,7 +377,7 @@ func (x *CompleteUploadResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteUploadResponse.ProtoReflect.Descriptor instead.
 func (*CompleteUploadResponse) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{3}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *CompleteUploadResponse) GetStoredObject() *StoredObject {
@@ -319,7 +396,7 @@ type RefreshUploadUrlRequest struct {
 
 func (x *RefreshUploadUrlRequest) Reset() {
 	*x = RefreshUploadUrlRequest{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[4]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -331,7 +408,7 @@ func (x *RefreshUploadUrlRequest) String() string {
 func (*RefreshUploadUrlRequest) ProtoMessage() {}
 
 func (x *RefreshUploadUrlRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[4]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -344,7 +421,7 @@ func (x *RefreshUploadUrlRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RefreshUploadUrlRequest.ProtoReflect.Descriptor instead.
 func (*RefreshUploadUrlRequest) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{4}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *RefreshUploadUrlRequest) GetObjectId() string {
@@ -365,7 +442,7 @@ type RefreshUploadUrlResponse struct {
 
 func (x *RefreshUploadUrlResponse) Reset() {
 	*x = RefreshUploadUrlResponse{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[5]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -377,7 +454,7 @@ func (x *RefreshUploadUrlResponse) String() string {
 func (*RefreshUploadUrlResponse) ProtoMessage() {}
 
 func (x *RefreshUploadUrlResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[5]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -390,7 +467,7 @@ func (x *RefreshUploadUrlResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RefreshUploadUrlResponse.ProtoReflect.Descriptor instead.
 func (*RefreshUploadUrlResponse) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{5}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *RefreshUploadUrlResponse) GetUploadUrl() string {
@@ -423,7 +500,7 @@ type GetUploadRequest struct {
 
 func (x *GetUploadRequest) Reset() {
 	*x = GetUploadRequest{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[6]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -435,7 +512,7 @@ func (x *GetUploadRequest) String() string {
 func (*GetUploadRequest) ProtoMessage() {}
 
 func (x *GetUploadRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[6]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -448,7 +525,7 @@ func (x *GetUploadRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetUploadRequest.ProtoReflect.Descriptor instead.
 func (*GetUploadRequest) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{6}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *GetUploadRequest) GetObjectId() string {
@@ -467,7 +544,7 @@ type GetUploadResponse struct {
 
 func (x *GetUploadResponse) Reset() {
 	*x = GetUploadResponse{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[7]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -479,7 +556,7 @@ func (x *GetUploadResponse) String() string {
 func (*GetUploadResponse) ProtoMessage() {}
 
 func (x *GetUploadResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[7]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -492,7 +569,7 @@ func (x *GetUploadResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetUploadResponse.ProtoReflect.Descriptor instead.
 func (*GetUploadResponse) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{7}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *GetUploadResponse) GetStoredObject() *StoredObject {
@@ -518,7 +595,7 @@ type ListUploadsRequest struct {
 
 func (x *ListUploadsRequest) Reset() {
 	*x = ListUploadsRequest{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[8]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -530,7 +607,7 @@ func (x *ListUploadsRequest) String() string {
 func (*ListUploadsRequest) ProtoMessage() {}
 
 func (x *ListUploadsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[8]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -543,7 +620,7 @@ func (x *ListUploadsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListUploadsRequest.ProtoReflect.Descriptor instead.
 func (*ListUploadsRequest) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{8}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ListUploadsRequest) GetOwnerEntityType() string {
@@ -605,7 +682,7 @@ type ListUploadsResponse struct {
 
 func (x *ListUploadsResponse) Reset() {
 	*x = ListUploadsResponse{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[9]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -617,7 +694,7 @@ func (x *ListUploadsResponse) String() string {
 func (*ListUploadsResponse) ProtoMessage() {}
 
 func (x *ListUploadsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[9]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -630,7 +707,7 @@ func (x *ListUploadsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListUploadsResponse.ProtoReflect.Descriptor instead.
 func (*ListUploadsResponse) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{9}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ListUploadsResponse) GetStoredObjects() []*StoredObject {
@@ -656,7 +733,7 @@ type DeleteUploadRequest struct {
 
 func (x *DeleteUploadRequest) Reset() {
 	*x = DeleteUploadRequest{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[10]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -668,7 +745,7 @@ func (x *DeleteUploadRequest) String() string {
 func (*DeleteUploadRequest) ProtoMessage() {}
 
 func (x *DeleteUploadRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[10]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -681,7 +758,7 @@ func (x *DeleteUploadRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteUploadRequest.ProtoReflect.Descriptor instead.
 func (*DeleteUploadRequest) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{10}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *DeleteUploadRequest) GetObjectId() string {
@@ -699,7 +776,7 @@ type DeleteUploadResponse struct {
 
 func (x *DeleteUploadResponse) Reset() {
 	*x = DeleteUploadResponse{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[11]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -711,7 +788,7 @@ func (x *DeleteUploadResponse) String() string {
 func (*DeleteUploadResponse) ProtoMessage() {}
 
 func (x *DeleteUploadResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[11]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -724,7 +801,7 @@ func (x *DeleteUploadResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteUploadResponse.ProtoReflect.Descriptor instead.
 func (*DeleteUploadResponse) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{11}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{12}
 }
 
 type CreateDownloadUrlRequest struct {
@@ -738,7 +815,7 @@ type CreateDownloadUrlRequest struct {
 
 func (x *CreateDownloadUrlRequest) Reset() {
 	*x = CreateDownloadUrlRequest{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[12]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -750,7 +827,7 @@ func (x *CreateDownloadUrlRequest) String() string {
 func (*CreateDownloadUrlRequest) ProtoMessage() {}
 
 func (x *CreateDownloadUrlRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[12]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -763,7 +840,7 @@ func (x *CreateDownloadUrlRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateDownloadUrlRequest.ProtoReflect.Descriptor instead.
 func (*CreateDownloadUrlRequest) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{12}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CreateDownloadUrlRequest) GetObjectId() string {
@@ -793,7 +870,7 @@ type CreateDownloadUrlResponse struct {
 
 func (x *CreateDownloadUrlResponse) Reset() {
 	*x = CreateDownloadUrlResponse{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[13]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -805,7 +882,7 @@ func (x *CreateDownloadUrlResponse) String() string {
 func (*CreateDownloadUrlResponse) ProtoMessage() {}
 
 func (x *CreateDownloadUrlResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[13]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -818,7 +895,7 @@ func (x *CreateDownloadUrlResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateDownloadUrlResponse.ProtoReflect.Descriptor instead.
 func (*CreateDownloadUrlResponse) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{13}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CreateDownloadUrlResponse) GetDownloadUrl() string {
@@ -866,7 +943,7 @@ type PlaceLegalHoldRequest struct {
 
 func (x *PlaceLegalHoldRequest) Reset() {
 	*x = PlaceLegalHoldRequest{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[14]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -878,7 +955,7 @@ func (x *PlaceLegalHoldRequest) String() string {
 func (*PlaceLegalHoldRequest) ProtoMessage() {}
 
 func (x *PlaceLegalHoldRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[14]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -891,7 +968,7 @@ func (x *PlaceLegalHoldRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceLegalHoldRequest.ProtoReflect.Descriptor instead.
 func (*PlaceLegalHoldRequest) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{14}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *PlaceLegalHoldRequest) GetObjectId() string {
@@ -917,7 +994,7 @@ type PlaceLegalHoldResponse struct {
 
 func (x *PlaceLegalHoldResponse) Reset() {
 	*x = PlaceLegalHoldResponse{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[15]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -929,7 +1006,7 @@ func (x *PlaceLegalHoldResponse) String() string {
 func (*PlaceLegalHoldResponse) ProtoMessage() {}
 
 func (x *PlaceLegalHoldResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[15]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -942,7 +1019,7 @@ func (x *PlaceLegalHoldResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlaceLegalHoldResponse.ProtoReflect.Descriptor instead.
 func (*PlaceLegalHoldResponse) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{15}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *PlaceLegalHoldResponse) GetStoredObject() *StoredObject {
@@ -961,7 +1038,7 @@ type ReleaseLegalHoldRequest struct {
 
 func (x *ReleaseLegalHoldRequest) Reset() {
 	*x = ReleaseLegalHoldRequest{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[16]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -973,7 +1050,7 @@ func (x *ReleaseLegalHoldRequest) String() string {
 func (*ReleaseLegalHoldRequest) ProtoMessage() {}
 
 func (x *ReleaseLegalHoldRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[16]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -986,7 +1063,7 @@ func (x *ReleaseLegalHoldRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseLegalHoldRequest.ProtoReflect.Descriptor instead.
 func (*ReleaseLegalHoldRequest) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{16}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ReleaseLegalHoldRequest) GetObjectId() string {
@@ -1005,7 +1082,7 @@ type ReleaseLegalHoldResponse struct {
 
 func (x *ReleaseLegalHoldResponse) Reset() {
 	*x = ReleaseLegalHoldResponse{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[17]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1017,7 +1094,7 @@ func (x *ReleaseLegalHoldResponse) String() string {
 func (*ReleaseLegalHoldResponse) ProtoMessage() {}
 
 func (x *ReleaseLegalHoldResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[17]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1030,7 +1107,7 @@ func (x *ReleaseLegalHoldResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseLegalHoldResponse.ProtoReflect.Descriptor instead.
 func (*ReleaseLegalHoldResponse) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{17}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ReleaseLegalHoldResponse) GetStoredObject() *StoredObject {
@@ -1049,7 +1126,7 @@ type RestoreUploadRequest struct {
 
 func (x *RestoreUploadRequest) Reset() {
 	*x = RestoreUploadRequest{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[18]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1061,7 +1138,7 @@ func (x *RestoreUploadRequest) String() string {
 func (*RestoreUploadRequest) ProtoMessage() {}
 
 func (x *RestoreUploadRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[18]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1074,7 +1151,7 @@ func (x *RestoreUploadRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RestoreUploadRequest.ProtoReflect.Descriptor instead.
 func (*RestoreUploadRequest) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{18}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *RestoreUploadRequest) GetObjectId() string {
@@ -1093,7 +1170,7 @@ type RestoreUploadResponse struct {
 
 func (x *RestoreUploadResponse) Reset() {
 	*x = RestoreUploadResponse{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[19]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1105,7 +1182,7 @@ func (x *RestoreUploadResponse) String() string {
 func (*RestoreUploadResponse) ProtoMessage() {}
 
 func (x *RestoreUploadResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[19]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1118,7 +1195,7 @@ func (x *RestoreUploadResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RestoreUploadResponse.ProtoReflect.Descriptor instead.
 func (*RestoreUploadResponse) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{19}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *RestoreUploadResponse) GetStoredObject() *StoredObject {
@@ -1140,7 +1217,7 @@ type ListAuditEntriesRequest struct {
 
 func (x *ListAuditEntriesRequest) Reset() {
 	*x = ListAuditEntriesRequest{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[20]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1152,7 +1229,7 @@ func (x *ListAuditEntriesRequest) String() string {
 func (*ListAuditEntriesRequest) ProtoMessage() {}
 
 func (x *ListAuditEntriesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[20]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1165,7 +1242,7 @@ func (x *ListAuditEntriesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAuditEntriesRequest.ProtoReflect.Descriptor instead.
 func (*ListAuditEntriesRequest) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{20}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListAuditEntriesRequest) GetObjectId() string {
@@ -1201,7 +1278,7 @@ type ListAuditEntriesResponse struct {
 
 func (x *ListAuditEntriesResponse) Reset() {
 	*x = ListAuditEntriesResponse{}
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[21]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1213,7 +1290,7 @@ func (x *ListAuditEntriesResponse) String() string {
 func (*ListAuditEntriesResponse) ProtoMessage() {}
 
 func (x *ListAuditEntriesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[21]
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1226,7 +1303,7 @@ func (x *ListAuditEntriesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAuditEntriesResponse.ProtoReflect.Descriptor instead.
 func (*ListAuditEntriesResponse) Descriptor() ([]byte, []int) {
-	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{21}
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListAuditEntriesResponse) GetAuditEntries() []*AuditEntry {
@@ -1250,11 +1327,478 @@ func (x *ListAuditEntriesResponse) GetUploadSessions() []*UploadSession {
 	return nil
 }
 
+type SignUploadPartsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ObjectId      string                 `protobuf:"bytes,1,opt,name=object_id,json=objectId,proto3" json:"object_id,omitempty"`
+	Parts         []*PartToSign          `protobuf:"bytes,2,rep,name=parts,proto3" json:"parts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SignUploadPartsRequest) Reset() {
+	*x = SignUploadPartsRequest{}
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SignUploadPartsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SignUploadPartsRequest) ProtoMessage() {}
+
+func (x *SignUploadPartsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SignUploadPartsRequest.ProtoReflect.Descriptor instead.
+func (*SignUploadPartsRequest) Descriptor() ([]byte, []int) {
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *SignUploadPartsRequest) GetObjectId() string {
+	if x != nil {
+		return x.ObjectId
+	}
+	return ""
+}
+
+func (x *SignUploadPartsRequest) GetParts() []*PartToSign {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+type PartToSign struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// 1 to 10,000 (S3's limit).
+	PartNumber int32 `protobuf:"varint,1,opt,name=part_number,json=partNumber,proto3" json:"part_number,omitempty"`
+	// The part's exact length; at most 5 GiB (S3's limit).
+	ContentLength int64 `protobuf:"varint,2,opt,name=content_length,json=contentLength,proto3" json:"content_length,omitempty"`
+	// Optional SHA-256 of the part, base64 (44 characters): bound as x-amz-checksum-sha256.
+	ContentSha256 string `protobuf:"bytes,3,opt,name=content_sha256,json=contentSha256,proto3" json:"content_sha256,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PartToSign) Reset() {
+	*x = PartToSign{}
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PartToSign) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PartToSign) ProtoMessage() {}
+
+func (x *PartToSign) ProtoReflect() protoreflect.Message {
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PartToSign.ProtoReflect.Descriptor instead.
+func (*PartToSign) Descriptor() ([]byte, []int) {
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *PartToSign) GetPartNumber() int32 {
+	if x != nil {
+		return x.PartNumber
+	}
+	return 0
+}
+
+func (x *PartToSign) GetContentLength() int64 {
+	if x != nil {
+		return x.ContentLength
+	}
+	return 0
+}
+
+func (x *PartToSign) GetContentSha256() string {
+	if x != nil {
+		return x.ContentSha256
+	}
+	return ""
+}
+
+type SignUploadPartsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Parts         []*SignedPart          `protobuf:"bytes,1,rep,name=parts,proto3" json:"parts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SignUploadPartsResponse) Reset() {
+	*x = SignUploadPartsResponse{}
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SignUploadPartsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SignUploadPartsResponse) ProtoMessage() {}
+
+func (x *SignUploadPartsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SignUploadPartsResponse.ProtoReflect.Descriptor instead.
+func (*SignUploadPartsResponse) Descriptor() ([]byte, []int) {
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *SignUploadPartsResponse) GetParts() []*SignedPart {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+type SignedPart struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	PartNumber         int32                  `protobuf:"varint,1,opt,name=part_number,json=partNumber,proto3" json:"part_number,omitempty"`
+	UploadUrl          string                 `protobuf:"bytes,2,opt,name=upload_url,json=uploadUrl,proto3" json:"upload_url,omitempty"`
+	UploadUrlExpiresAt *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=upload_url_expires_at,json=uploadUrlExpiresAt,proto3" json:"upload_url_expires_at,omitempty"`
+	// Headers (name to value) that the PUT must carry exactly.
+	UploadHeaders map[string]string `protobuf:"bytes,4,rep,name=upload_headers,json=uploadHeaders,proto3" json:"upload_headers,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SignedPart) Reset() {
+	*x = SignedPart{}
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SignedPart) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SignedPart) ProtoMessage() {}
+
+func (x *SignedPart) ProtoReflect() protoreflect.Message {
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SignedPart.ProtoReflect.Descriptor instead.
+func (*SignedPart) Descriptor() ([]byte, []int) {
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *SignedPart) GetPartNumber() int32 {
+	if x != nil {
+		return x.PartNumber
+	}
+	return 0
+}
+
+func (x *SignedPart) GetUploadUrl() string {
+	if x != nil {
+		return x.UploadUrl
+	}
+	return ""
+}
+
+func (x *SignedPart) GetUploadUrlExpiresAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UploadUrlExpiresAt
+	}
+	return nil
+}
+
+func (x *SignedPart) GetUploadHeaders() map[string]string {
+	if x != nil {
+		return x.UploadHeaders
+	}
+	return nil
+}
+
+type ListUploadedPartsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ObjectId      string                 `protobuf:"bytes,1,opt,name=object_id,json=objectId,proto3" json:"object_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListUploadedPartsRequest) Reset() {
+	*x = ListUploadedPartsRequest{}
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListUploadedPartsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListUploadedPartsRequest) ProtoMessage() {}
+
+func (x *ListUploadedPartsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListUploadedPartsRequest.ProtoReflect.Descriptor instead.
+func (*ListUploadedPartsRequest) Descriptor() ([]byte, []int) {
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *ListUploadedPartsRequest) GetObjectId() string {
+	if x != nil {
+		return x.ObjectId
+	}
+	return ""
+}
+
+type ListUploadedPartsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Ascending part numbers.
+	Parts         []*UploadedPart `protobuf:"bytes,1,rep,name=parts,proto3" json:"parts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListUploadedPartsResponse) Reset() {
+	*x = ListUploadedPartsResponse{}
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListUploadedPartsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListUploadedPartsResponse) ProtoMessage() {}
+
+func (x *ListUploadedPartsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListUploadedPartsResponse.ProtoReflect.Descriptor instead.
+func (*ListUploadedPartsResponse) Descriptor() ([]byte, []int) {
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *ListUploadedPartsResponse) GetParts() []*UploadedPart {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+type UploadedPart struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	PartNumber int32                  `protobuf:"varint,1,opt,name=part_number,json=partNumber,proto3" json:"part_number,omitempty"`
+	Size       int64                  `protobuf:"varint,2,opt,name=size,proto3" json:"size,omitempty"`
+	// Without quotes.
+	Etag string `protobuf:"bytes,3,opt,name=etag,proto3" json:"etag,omitempty"`
+	// Base64 SHA-256 storage verified for the part, when the part was sent with one.
+	ChecksumSha256 string `protobuf:"bytes,4,opt,name=checksum_sha256,json=checksumSha256,proto3" json:"checksum_sha256,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *UploadedPart) Reset() {
+	*x = UploadedPart{}
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UploadedPart) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UploadedPart) ProtoMessage() {}
+
+func (x *UploadedPart) ProtoReflect() protoreflect.Message {
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UploadedPart.ProtoReflect.Descriptor instead.
+func (*UploadedPart) Descriptor() ([]byte, []int) {
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *UploadedPart) GetPartNumber() int32 {
+	if x != nil {
+		return x.PartNumber
+	}
+	return 0
+}
+
+func (x *UploadedPart) GetSize() int64 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+func (x *UploadedPart) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
+func (x *UploadedPart) GetChecksumSha256() string {
+	if x != nil {
+		return x.ChecksumSha256
+	}
+	return ""
+}
+
+type AbortUploadRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ObjectId      string                 `protobuf:"bytes,1,opt,name=object_id,json=objectId,proto3" json:"object_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AbortUploadRequest) Reset() {
+	*x = AbortUploadRequest{}
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AbortUploadRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AbortUploadRequest) ProtoMessage() {}
+
+func (x *AbortUploadRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AbortUploadRequest.ProtoReflect.Descriptor instead.
+func (*AbortUploadRequest) Descriptor() ([]byte, []int) {
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *AbortUploadRequest) GetObjectId() string {
+	if x != nil {
+		return x.ObjectId
+	}
+	return ""
+}
+
+type AbortUploadResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AbortUploadResponse) Reset() {
+	*x = AbortUploadResponse{}
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AbortUploadResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AbortUploadResponse) ProtoMessage() {}
+
+func (x *AbortUploadResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_filestorage_v1_file_storage_service_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AbortUploadResponse.ProtoReflect.Descriptor instead.
+func (*AbortUploadResponse) Descriptor() ([]byte, []int) {
+	return file_filestorage_v1_file_storage_service_proto_rawDescGZIP(), []int{31}
+}
+
 var File_filestorage_v1_file_storage_service_proto protoreflect.FileDescriptor
 
 const file_filestorage_v1_file_storage_service_proto_rawDesc = "" +
 	"\n" +
-	")filestorage/v1/file_storage_service.proto\x12\x0efilestorage.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1afilestorage/v1/types.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa5\x04\n" +
+	")filestorage/v1/file_storage_service.proto\x12\x0efilestorage.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1afilestorage/v1/types.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd0\x04\n" +
 	"\x15InitiateUploadRequest\x12J\n" +
 	"\fobject_class\x18\x01 \x01(\x0e2\x1b.filestorage.v1.ObjectClassB\n" +
 	"\xbaH\a\x82\x01\x04\x10\x01 \x00R\vobjectClass\x12M\n" +
@@ -1266,7 +1810,8 @@ const file_filestorage_v1_file_storage_service_proto_rawDesc = "" +
 	"\tfile_size\x18\x06 \x01(\x03B\a\xbaH\x04\"\x02 \x00R\bfileSize\x12>\n" +
 	"\vcontent_md5\x18\a \x01(\tB\x1d\xbaH\x1ar\x18\x18 2\x14^([0-9a-fA-F]{32})?$R\n" +
 	"contentMd5\x12D\n" +
-	"\x0econtent_sha256\x18\b \x01(\tB\x1d\xbaH\x1ar\x18\x18@2\x14^([0-9a-fA-F]{64})?$R\rcontentSha256\"\x8c\x03\n" +
+	"\x0econtent_sha256\x18\b \x01(\tB\x1d\xbaH\x1ar\x18\x18@2\x14^([0-9a-fA-F]{64})?$R\rcontentSha256\x12)\n" +
+	"\x10accept_multipart\x18\t \x01(\bR\x0facceptMultipart\"\xcb\x03\n" +
 	"\x16InitiateUploadResponse\x12A\n" +
 	"\rstored_object\x18\x01 \x01(\v2\x1c.filestorage.v1.StoredObjectR\fstoredObject\x12\x1d\n" +
 	"\n" +
@@ -1274,10 +1819,15 @@ const file_filestorage_v1_file_storage_service_proto_rawDesc = "" +
 	"\x15upload_url_expires_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x12uploadUrlExpiresAt\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x04 \x01(\tR\tsessionId\x12`\n" +
-	"\x0eupload_headers\x18\x05 \x03(\v29.filestorage.v1.InitiateUploadResponse.UploadHeadersEntryR\ruploadHeaders\x1a@\n" +
+	"\x0eupload_headers\x18\x05 \x03(\v29.filestorage.v1.InitiateUploadResponse.UploadHeadersEntryR\ruploadHeaders\x12=\n" +
+	"\tmultipart\x18\x06 \x01(\v2\x1f.filestorage.v1.MultipartUploadR\tmultipart\x1a@\n" +
 	"\x12UploadHeadersEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa1\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"M\n" +
+	"\x0fMultipartUpload\x12\x1b\n" +
+	"\tpart_size\x18\x01 \x01(\x03R\bpartSize\x12\x1d\n" +
+	"\n" +
+	"part_count\x18\x02 \x01(\x05R\tpartCount\"\xa1\x01\n" +
 	"\x15CompleteUploadRequest\x12%\n" +
 	"\tobject_id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xb0\x01\x01R\bobjectId\x129\n" +
 	"\bchecksum\x18\x02 \x01(\tB\x1d\xbaH\x1ar\x18\x18 2\x14^([0-9a-fA-F]{32})?$R\bchecksum\x12&\n" +
@@ -1348,11 +1898,52 @@ const file_filestorage_v1_file_storage_service_proto_rawDesc = "" +
 	"\x18ListAuditEntriesResponse\x12?\n" +
 	"\raudit_entries\x18\x01 \x03(\v2\x1a.filestorage.v1.AuditEntryR\fauditEntries\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\x12F\n" +
-	"\x0fupload_sessions\x18\x03 \x03(\v2\x1d.filestorage.v1.UploadSessionR\x0euploadSessions2\xa5\f\n" +
+	"\x0fupload_sessions\x18\x03 \x03(\v2\x1d.filestorage.v1.UploadSessionR\x0euploadSessions\"}\n" +
+	"\x16SignUploadPartsRequest\x12%\n" +
+	"\tobject_id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xb0\x01\x01R\bobjectId\x12<\n" +
+	"\x05parts\x18\x02 \x03(\v2\x1a.filestorage.v1.PartToSignB\n" +
+	"\xbaH\a\x92\x01\x04\b\x01\x10dR\x05parts\"\xb8\x01\n" +
+	"\n" +
+	"PartToSign\x12+\n" +
+	"\vpart_number\x18\x01 \x01(\x05B\n" +
+	"\xbaH\a\x1a\x05\x18\x90N(\x01R\n" +
+	"partNumber\x124\n" +
+	"\x0econtent_length\x18\x02 \x01(\x03B\r\xbaH\n" +
+	"\"\b\x18\x80\x80\x80\x80\x14 \x00R\rcontentLength\x12G\n" +
+	"\x0econtent_sha256\x18\x03 \x01(\tB \xbaH\x1dr\x1b\x18,2\x17^([A-Za-z0-9+/]{43}=)?$R\rcontentSha256\"K\n" +
+	"\x17SignUploadPartsResponse\x120\n" +
+	"\x05parts\x18\x01 \x03(\v2\x1a.filestorage.v1.SignedPartR\x05parts\"\xb3\x02\n" +
+	"\n" +
+	"SignedPart\x12\x1f\n" +
+	"\vpart_number\x18\x01 \x01(\x05R\n" +
+	"partNumber\x12\x1d\n" +
+	"\n" +
+	"upload_url\x18\x02 \x01(\tR\tuploadUrl\x12M\n" +
+	"\x15upload_url_expires_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x12uploadUrlExpiresAt\x12T\n" +
+	"\x0eupload_headers\x18\x04 \x03(\v2-.filestorage.v1.SignedPart.UploadHeadersEntryR\ruploadHeaders\x1a@\n" +
+	"\x12UploadHeadersEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"A\n" +
+	"\x18ListUploadedPartsRequest\x12%\n" +
+	"\tobject_id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xb0\x01\x01R\bobjectId\"O\n" +
+	"\x19ListUploadedPartsResponse\x122\n" +
+	"\x05parts\x18\x01 \x03(\v2\x1c.filestorage.v1.UploadedPartR\x05parts\"\x80\x01\n" +
+	"\fUploadedPart\x12\x1f\n" +
+	"\vpart_number\x18\x01 \x01(\x05R\n" +
+	"partNumber\x12\x12\n" +
+	"\x04size\x18\x02 \x01(\x03R\x04size\x12\x12\n" +
+	"\x04etag\x18\x03 \x01(\tR\x04etag\x12'\n" +
+	"\x0fchecksum_sha256\x18\x04 \x01(\tR\x0echecksumSha256\";\n" +
+	"\x12AbortUploadRequest\x12%\n" +
+	"\tobject_id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xb0\x01\x01R\bobjectId\"\x15\n" +
+	"\x13AbortUploadResponse2\xda\x0f\n" +
 	"\x12FileStorageService\x12\x84\x01\n" +
 	"\x0eInitiateUpload\x12%.filestorage.v1.InitiateUploadRequest\x1a&.filestorage.v1.InitiateUploadResponse\"#\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/api/v1/uploads/initiate\x12\x90\x01\n" +
 	"\x0eCompleteUpload\x12%.filestorage.v1.CompleteUploadRequest\x1a&.filestorage.v1.CompleteUploadResponse\"/\x82\xd3\xe4\x93\x02):\x01*\"$/api/v1/uploads/{object_id}/complete\x12\xa0\x01\n" +
-	"\x10RefreshUploadUrl\x12'.filestorage.v1.RefreshUploadUrlRequest\x1a(.filestorage.v1.RefreshUploadUrlResponse\"9\x82\xd3\xe4\x93\x023:\x01*\"./api/v1/uploads/{object_id}/refresh-upload-url\x12u\n" +
+	"\x10RefreshUploadUrl\x12'.filestorage.v1.RefreshUploadUrlRequest\x1a(.filestorage.v1.RefreshUploadUrlResponse\"9\x82\xd3\xe4\x93\x023:\x01*\"./api/v1/uploads/{object_id}/refresh-upload-url\x12\x95\x01\n" +
+	"\x0fSignUploadParts\x12&.filestorage.v1.SignUploadPartsRequest\x1a'.filestorage.v1.SignUploadPartsResponse\"1\x82\xd3\xe4\x93\x02+:\x01*\"&/api/v1/uploads/{object_id}/parts/sign\x12\x93\x01\n" +
+	"\x11ListUploadedParts\x12(.filestorage.v1.ListUploadedPartsRequest\x1a).filestorage.v1.ListUploadedPartsResponse\")\x82\xd3\xe4\x93\x02#\x12!/api/v1/uploads/{object_id}/parts\x12\x84\x01\n" +
+	"\vAbortUpload\x12\".filestorage.v1.AbortUploadRequest\x1a#.filestorage.v1.AbortUploadResponse\",\x82\xd3\xe4\x93\x02&:\x01*\"!/api/v1/uploads/{object_id}/abort\x12u\n" +
 	"\tGetUpload\x12 .filestorage.v1.GetUploadRequest\x1a!.filestorage.v1.GetUploadResponse\"#\x82\xd3\xe4\x93\x02\x1d\x12\x1b/api/v1/uploads/{object_id}\x12o\n" +
 	"\vListUploads\x12\".filestorage.v1.ListUploadsRequest\x1a#.filestorage.v1.ListUploadsResponse\"\x17\x82\xd3\xe4\x93\x02\x11\x12\x0f/api/v1/uploads\x12~\n" +
 	"\fDeleteUpload\x12#.filestorage.v1.DeleteUploadRequest\x1a$.filestorage.v1.DeleteUploadResponse\"#\x82\xd3\xe4\x93\x02\x1d*\x1b/api/v1/uploads/{object_id}\x12\x9a\x01\n" +
@@ -1375,84 +1966,107 @@ func file_filestorage_v1_file_storage_service_proto_rawDescGZIP() []byte {
 	return file_filestorage_v1_file_storage_service_proto_rawDescData
 }
 
-var file_filestorage_v1_file_storage_service_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_filestorage_v1_file_storage_service_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_filestorage_v1_file_storage_service_proto_goTypes = []any{
 	(*InitiateUploadRequest)(nil),     // 0: filestorage.v1.InitiateUploadRequest
 	(*InitiateUploadResponse)(nil),    // 1: filestorage.v1.InitiateUploadResponse
-	(*CompleteUploadRequest)(nil),     // 2: filestorage.v1.CompleteUploadRequest
-	(*CompleteUploadResponse)(nil),    // 3: filestorage.v1.CompleteUploadResponse
-	(*RefreshUploadUrlRequest)(nil),   // 4: filestorage.v1.RefreshUploadUrlRequest
-	(*RefreshUploadUrlResponse)(nil),  // 5: filestorage.v1.RefreshUploadUrlResponse
-	(*GetUploadRequest)(nil),          // 6: filestorage.v1.GetUploadRequest
-	(*GetUploadResponse)(nil),         // 7: filestorage.v1.GetUploadResponse
-	(*ListUploadsRequest)(nil),        // 8: filestorage.v1.ListUploadsRequest
-	(*ListUploadsResponse)(nil),       // 9: filestorage.v1.ListUploadsResponse
-	(*DeleteUploadRequest)(nil),       // 10: filestorage.v1.DeleteUploadRequest
-	(*DeleteUploadResponse)(nil),      // 11: filestorage.v1.DeleteUploadResponse
-	(*CreateDownloadUrlRequest)(nil),  // 12: filestorage.v1.CreateDownloadUrlRequest
-	(*CreateDownloadUrlResponse)(nil), // 13: filestorage.v1.CreateDownloadUrlResponse
-	(*PlaceLegalHoldRequest)(nil),     // 14: filestorage.v1.PlaceLegalHoldRequest
-	(*PlaceLegalHoldResponse)(nil),    // 15: filestorage.v1.PlaceLegalHoldResponse
-	(*ReleaseLegalHoldRequest)(nil),   // 16: filestorage.v1.ReleaseLegalHoldRequest
-	(*ReleaseLegalHoldResponse)(nil),  // 17: filestorage.v1.ReleaseLegalHoldResponse
-	(*RestoreUploadRequest)(nil),      // 18: filestorage.v1.RestoreUploadRequest
-	(*RestoreUploadResponse)(nil),     // 19: filestorage.v1.RestoreUploadResponse
-	(*ListAuditEntriesRequest)(nil),   // 20: filestorage.v1.ListAuditEntriesRequest
-	(*ListAuditEntriesResponse)(nil),  // 21: filestorage.v1.ListAuditEntriesResponse
-	nil,                               // 22: filestorage.v1.InitiateUploadResponse.UploadHeadersEntry
-	nil,                               // 23: filestorage.v1.RefreshUploadUrlResponse.UploadHeadersEntry
-	(ObjectClass)(0),                  // 24: filestorage.v1.ObjectClass
-	(*StoredObject)(nil),              // 25: filestorage.v1.StoredObject
-	(*timestamppb.Timestamp)(nil),     // 26: google.protobuf.Timestamp
-	(ObjectStatus)(0),                 // 27: filestorage.v1.ObjectStatus
-	(*AuditEntry)(nil),                // 28: filestorage.v1.AuditEntry
-	(*UploadSession)(nil),             // 29: filestorage.v1.UploadSession
+	(*MultipartUpload)(nil),           // 2: filestorage.v1.MultipartUpload
+	(*CompleteUploadRequest)(nil),     // 3: filestorage.v1.CompleteUploadRequest
+	(*CompleteUploadResponse)(nil),    // 4: filestorage.v1.CompleteUploadResponse
+	(*RefreshUploadUrlRequest)(nil),   // 5: filestorage.v1.RefreshUploadUrlRequest
+	(*RefreshUploadUrlResponse)(nil),  // 6: filestorage.v1.RefreshUploadUrlResponse
+	(*GetUploadRequest)(nil),          // 7: filestorage.v1.GetUploadRequest
+	(*GetUploadResponse)(nil),         // 8: filestorage.v1.GetUploadResponse
+	(*ListUploadsRequest)(nil),        // 9: filestorage.v1.ListUploadsRequest
+	(*ListUploadsResponse)(nil),       // 10: filestorage.v1.ListUploadsResponse
+	(*DeleteUploadRequest)(nil),       // 11: filestorage.v1.DeleteUploadRequest
+	(*DeleteUploadResponse)(nil),      // 12: filestorage.v1.DeleteUploadResponse
+	(*CreateDownloadUrlRequest)(nil),  // 13: filestorage.v1.CreateDownloadUrlRequest
+	(*CreateDownloadUrlResponse)(nil), // 14: filestorage.v1.CreateDownloadUrlResponse
+	(*PlaceLegalHoldRequest)(nil),     // 15: filestorage.v1.PlaceLegalHoldRequest
+	(*PlaceLegalHoldResponse)(nil),    // 16: filestorage.v1.PlaceLegalHoldResponse
+	(*ReleaseLegalHoldRequest)(nil),   // 17: filestorage.v1.ReleaseLegalHoldRequest
+	(*ReleaseLegalHoldResponse)(nil),  // 18: filestorage.v1.ReleaseLegalHoldResponse
+	(*RestoreUploadRequest)(nil),      // 19: filestorage.v1.RestoreUploadRequest
+	(*RestoreUploadResponse)(nil),     // 20: filestorage.v1.RestoreUploadResponse
+	(*ListAuditEntriesRequest)(nil),   // 21: filestorage.v1.ListAuditEntriesRequest
+	(*ListAuditEntriesResponse)(nil),  // 22: filestorage.v1.ListAuditEntriesResponse
+	(*SignUploadPartsRequest)(nil),    // 23: filestorage.v1.SignUploadPartsRequest
+	(*PartToSign)(nil),                // 24: filestorage.v1.PartToSign
+	(*SignUploadPartsResponse)(nil),   // 25: filestorage.v1.SignUploadPartsResponse
+	(*SignedPart)(nil),                // 26: filestorage.v1.SignedPart
+	(*ListUploadedPartsRequest)(nil),  // 27: filestorage.v1.ListUploadedPartsRequest
+	(*ListUploadedPartsResponse)(nil), // 28: filestorage.v1.ListUploadedPartsResponse
+	(*UploadedPart)(nil),              // 29: filestorage.v1.UploadedPart
+	(*AbortUploadRequest)(nil),        // 30: filestorage.v1.AbortUploadRequest
+	(*AbortUploadResponse)(nil),       // 31: filestorage.v1.AbortUploadResponse
+	nil,                               // 32: filestorage.v1.InitiateUploadResponse.UploadHeadersEntry
+	nil,                               // 33: filestorage.v1.RefreshUploadUrlResponse.UploadHeadersEntry
+	nil,                               // 34: filestorage.v1.SignedPart.UploadHeadersEntry
+	(ObjectClass)(0),                  // 35: filestorage.v1.ObjectClass
+	(*StoredObject)(nil),              // 36: filestorage.v1.StoredObject
+	(*timestamppb.Timestamp)(nil),     // 37: google.protobuf.Timestamp
+	(ObjectStatus)(0),                 // 38: filestorage.v1.ObjectStatus
+	(*AuditEntry)(nil),                // 39: filestorage.v1.AuditEntry
+	(*UploadSession)(nil),             // 40: filestorage.v1.UploadSession
 }
 var file_filestorage_v1_file_storage_service_proto_depIdxs = []int32{
-	24, // 0: filestorage.v1.InitiateUploadRequest.object_class:type_name -> filestorage.v1.ObjectClass
-	25, // 1: filestorage.v1.InitiateUploadResponse.stored_object:type_name -> filestorage.v1.StoredObject
-	26, // 2: filestorage.v1.InitiateUploadResponse.upload_url_expires_at:type_name -> google.protobuf.Timestamp
-	22, // 3: filestorage.v1.InitiateUploadResponse.upload_headers:type_name -> filestorage.v1.InitiateUploadResponse.UploadHeadersEntry
-	25, // 4: filestorage.v1.CompleteUploadResponse.stored_object:type_name -> filestorage.v1.StoredObject
-	26, // 5: filestorage.v1.RefreshUploadUrlResponse.upload_url_expires_at:type_name -> google.protobuf.Timestamp
-	23, // 6: filestorage.v1.RefreshUploadUrlResponse.upload_headers:type_name -> filestorage.v1.RefreshUploadUrlResponse.UploadHeadersEntry
-	25, // 7: filestorage.v1.GetUploadResponse.stored_object:type_name -> filestorage.v1.StoredObject
-	24, // 8: filestorage.v1.ListUploadsRequest.object_class:type_name -> filestorage.v1.ObjectClass
-	27, // 9: filestorage.v1.ListUploadsRequest.status:type_name -> filestorage.v1.ObjectStatus
-	25, // 10: filestorage.v1.ListUploadsResponse.stored_objects:type_name -> filestorage.v1.StoredObject
-	26, // 11: filestorage.v1.CreateDownloadUrlResponse.expires_at:type_name -> google.protobuf.Timestamp
-	25, // 12: filestorage.v1.PlaceLegalHoldResponse.stored_object:type_name -> filestorage.v1.StoredObject
-	25, // 13: filestorage.v1.ReleaseLegalHoldResponse.stored_object:type_name -> filestorage.v1.StoredObject
-	25, // 14: filestorage.v1.RestoreUploadResponse.stored_object:type_name -> filestorage.v1.StoredObject
-	28, // 15: filestorage.v1.ListAuditEntriesResponse.audit_entries:type_name -> filestorage.v1.AuditEntry
-	29, // 16: filestorage.v1.ListAuditEntriesResponse.upload_sessions:type_name -> filestorage.v1.UploadSession
-	0,  // 17: filestorage.v1.FileStorageService.InitiateUpload:input_type -> filestorage.v1.InitiateUploadRequest
-	2,  // 18: filestorage.v1.FileStorageService.CompleteUpload:input_type -> filestorage.v1.CompleteUploadRequest
-	4,  // 19: filestorage.v1.FileStorageService.RefreshUploadUrl:input_type -> filestorage.v1.RefreshUploadUrlRequest
-	6,  // 20: filestorage.v1.FileStorageService.GetUpload:input_type -> filestorage.v1.GetUploadRequest
-	8,  // 21: filestorage.v1.FileStorageService.ListUploads:input_type -> filestorage.v1.ListUploadsRequest
-	10, // 22: filestorage.v1.FileStorageService.DeleteUpload:input_type -> filestorage.v1.DeleteUploadRequest
-	12, // 23: filestorage.v1.FileStorageService.CreateDownloadUrl:input_type -> filestorage.v1.CreateDownloadUrlRequest
-	14, // 24: filestorage.v1.FileStorageService.PlaceLegalHold:input_type -> filestorage.v1.PlaceLegalHoldRequest
-	16, // 25: filestorage.v1.FileStorageService.ReleaseLegalHold:input_type -> filestorage.v1.ReleaseLegalHoldRequest
-	18, // 26: filestorage.v1.FileStorageService.RestoreUpload:input_type -> filestorage.v1.RestoreUploadRequest
-	20, // 27: filestorage.v1.FileStorageService.ListAuditEntries:input_type -> filestorage.v1.ListAuditEntriesRequest
-	1,  // 28: filestorage.v1.FileStorageService.InitiateUpload:output_type -> filestorage.v1.InitiateUploadResponse
-	3,  // 29: filestorage.v1.FileStorageService.CompleteUpload:output_type -> filestorage.v1.CompleteUploadResponse
-	5,  // 30: filestorage.v1.FileStorageService.RefreshUploadUrl:output_type -> filestorage.v1.RefreshUploadUrlResponse
-	7,  // 31: filestorage.v1.FileStorageService.GetUpload:output_type -> filestorage.v1.GetUploadResponse
-	9,  // 32: filestorage.v1.FileStorageService.ListUploads:output_type -> filestorage.v1.ListUploadsResponse
-	11, // 33: filestorage.v1.FileStorageService.DeleteUpload:output_type -> filestorage.v1.DeleteUploadResponse
-	13, // 34: filestorage.v1.FileStorageService.CreateDownloadUrl:output_type -> filestorage.v1.CreateDownloadUrlResponse
-	15, // 35: filestorage.v1.FileStorageService.PlaceLegalHold:output_type -> filestorage.v1.PlaceLegalHoldResponse
-	17, // 36: filestorage.v1.FileStorageService.ReleaseLegalHold:output_type -> filestorage.v1.ReleaseLegalHoldResponse
-	19, // 37: filestorage.v1.FileStorageService.RestoreUpload:output_type -> filestorage.v1.RestoreUploadResponse
-	21, // 38: filestorage.v1.FileStorageService.ListAuditEntries:output_type -> filestorage.v1.ListAuditEntriesResponse
-	28, // [28:39] is the sub-list for method output_type
-	17, // [17:28] is the sub-list for method input_type
-	17, // [17:17] is the sub-list for extension type_name
-	17, // [17:17] is the sub-list for extension extendee
-	0,  // [0:17] is the sub-list for field type_name
+	35, // 0: filestorage.v1.InitiateUploadRequest.object_class:type_name -> filestorage.v1.ObjectClass
+	36, // 1: filestorage.v1.InitiateUploadResponse.stored_object:type_name -> filestorage.v1.StoredObject
+	37, // 2: filestorage.v1.InitiateUploadResponse.upload_url_expires_at:type_name -> google.protobuf.Timestamp
+	32, // 3: filestorage.v1.InitiateUploadResponse.upload_headers:type_name -> filestorage.v1.InitiateUploadResponse.UploadHeadersEntry
+	2,  // 4: filestorage.v1.InitiateUploadResponse.multipart:type_name -> filestorage.v1.MultipartUpload
+	36, // 5: filestorage.v1.CompleteUploadResponse.stored_object:type_name -> filestorage.v1.StoredObject
+	37, // 6: filestorage.v1.RefreshUploadUrlResponse.upload_url_expires_at:type_name -> google.protobuf.Timestamp
+	33, // 7: filestorage.v1.RefreshUploadUrlResponse.upload_headers:type_name -> filestorage.v1.RefreshUploadUrlResponse.UploadHeadersEntry
+	36, // 8: filestorage.v1.GetUploadResponse.stored_object:type_name -> filestorage.v1.StoredObject
+	35, // 9: filestorage.v1.ListUploadsRequest.object_class:type_name -> filestorage.v1.ObjectClass
+	38, // 10: filestorage.v1.ListUploadsRequest.status:type_name -> filestorage.v1.ObjectStatus
+	36, // 11: filestorage.v1.ListUploadsResponse.stored_objects:type_name -> filestorage.v1.StoredObject
+	37, // 12: filestorage.v1.CreateDownloadUrlResponse.expires_at:type_name -> google.protobuf.Timestamp
+	36, // 13: filestorage.v1.PlaceLegalHoldResponse.stored_object:type_name -> filestorage.v1.StoredObject
+	36, // 14: filestorage.v1.ReleaseLegalHoldResponse.stored_object:type_name -> filestorage.v1.StoredObject
+	36, // 15: filestorage.v1.RestoreUploadResponse.stored_object:type_name -> filestorage.v1.StoredObject
+	39, // 16: filestorage.v1.ListAuditEntriesResponse.audit_entries:type_name -> filestorage.v1.AuditEntry
+	40, // 17: filestorage.v1.ListAuditEntriesResponse.upload_sessions:type_name -> filestorage.v1.UploadSession
+	24, // 18: filestorage.v1.SignUploadPartsRequest.parts:type_name -> filestorage.v1.PartToSign
+	26, // 19: filestorage.v1.SignUploadPartsResponse.parts:type_name -> filestorage.v1.SignedPart
+	37, // 20: filestorage.v1.SignedPart.upload_url_expires_at:type_name -> google.protobuf.Timestamp
+	34, // 21: filestorage.v1.SignedPart.upload_headers:type_name -> filestorage.v1.SignedPart.UploadHeadersEntry
+	29, // 22: filestorage.v1.ListUploadedPartsResponse.parts:type_name -> filestorage.v1.UploadedPart
+	0,  // 23: filestorage.v1.FileStorageService.InitiateUpload:input_type -> filestorage.v1.InitiateUploadRequest
+	3,  // 24: filestorage.v1.FileStorageService.CompleteUpload:input_type -> filestorage.v1.CompleteUploadRequest
+	5,  // 25: filestorage.v1.FileStorageService.RefreshUploadUrl:input_type -> filestorage.v1.RefreshUploadUrlRequest
+	23, // 26: filestorage.v1.FileStorageService.SignUploadParts:input_type -> filestorage.v1.SignUploadPartsRequest
+	27, // 27: filestorage.v1.FileStorageService.ListUploadedParts:input_type -> filestorage.v1.ListUploadedPartsRequest
+	30, // 28: filestorage.v1.FileStorageService.AbortUpload:input_type -> filestorage.v1.AbortUploadRequest
+	7,  // 29: filestorage.v1.FileStorageService.GetUpload:input_type -> filestorage.v1.GetUploadRequest
+	9,  // 30: filestorage.v1.FileStorageService.ListUploads:input_type -> filestorage.v1.ListUploadsRequest
+	11, // 31: filestorage.v1.FileStorageService.DeleteUpload:input_type -> filestorage.v1.DeleteUploadRequest
+	13, // 32: filestorage.v1.FileStorageService.CreateDownloadUrl:input_type -> filestorage.v1.CreateDownloadUrlRequest
+	15, // 33: filestorage.v1.FileStorageService.PlaceLegalHold:input_type -> filestorage.v1.PlaceLegalHoldRequest
+	17, // 34: filestorage.v1.FileStorageService.ReleaseLegalHold:input_type -> filestorage.v1.ReleaseLegalHoldRequest
+	19, // 35: filestorage.v1.FileStorageService.RestoreUpload:input_type -> filestorage.v1.RestoreUploadRequest
+	21, // 36: filestorage.v1.FileStorageService.ListAuditEntries:input_type -> filestorage.v1.ListAuditEntriesRequest
+	1,  // 37: filestorage.v1.FileStorageService.InitiateUpload:output_type -> filestorage.v1.InitiateUploadResponse
+	4,  // 38: filestorage.v1.FileStorageService.CompleteUpload:output_type -> filestorage.v1.CompleteUploadResponse
+	6,  // 39: filestorage.v1.FileStorageService.RefreshUploadUrl:output_type -> filestorage.v1.RefreshUploadUrlResponse
+	25, // 40: filestorage.v1.FileStorageService.SignUploadParts:output_type -> filestorage.v1.SignUploadPartsResponse
+	28, // 41: filestorage.v1.FileStorageService.ListUploadedParts:output_type -> filestorage.v1.ListUploadedPartsResponse
+	31, // 42: filestorage.v1.FileStorageService.AbortUpload:output_type -> filestorage.v1.AbortUploadResponse
+	8,  // 43: filestorage.v1.FileStorageService.GetUpload:output_type -> filestorage.v1.GetUploadResponse
+	10, // 44: filestorage.v1.FileStorageService.ListUploads:output_type -> filestorage.v1.ListUploadsResponse
+	12, // 45: filestorage.v1.FileStorageService.DeleteUpload:output_type -> filestorage.v1.DeleteUploadResponse
+	14, // 46: filestorage.v1.FileStorageService.CreateDownloadUrl:output_type -> filestorage.v1.CreateDownloadUrlResponse
+	16, // 47: filestorage.v1.FileStorageService.PlaceLegalHold:output_type -> filestorage.v1.PlaceLegalHoldResponse
+	18, // 48: filestorage.v1.FileStorageService.ReleaseLegalHold:output_type -> filestorage.v1.ReleaseLegalHoldResponse
+	20, // 49: filestorage.v1.FileStorageService.RestoreUpload:output_type -> filestorage.v1.RestoreUploadResponse
+	22, // 50: filestorage.v1.FileStorageService.ListAuditEntries:output_type -> filestorage.v1.ListAuditEntriesResponse
+	37, // [37:51] is the sub-list for method output_type
+	23, // [23:37] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_filestorage_v1_file_storage_service_proto_init() }
@@ -1461,14 +2075,14 @@ func file_filestorage_v1_file_storage_service_proto_init() {
 		return
 	}
 	file_filestorage_v1_types_proto_init()
-	file_filestorage_v1_file_storage_service_proto_msgTypes[8].OneofWrappers = []any{}
+	file_filestorage_v1_file_storage_service_proto_msgTypes[9].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_filestorage_v1_file_storage_service_proto_rawDesc), len(file_filestorage_v1_file_storage_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   24,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

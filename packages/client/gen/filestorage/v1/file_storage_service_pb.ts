@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file filestorage/v1/file_storage_service.proto.
  */
 export const file_filestorage_v1_file_storage_service: GenFile = /*@__PURE__*/
-  fileDesc("CilmaWxlc3RvcmFnZS92MS9maWxlX3N0b3JhZ2Vfc2VydmljZS5wcm90bxIOZmlsZXN0b3JhZ2UudjEitAMKFUluaXRpYXRlVXBsb2FkUmVxdWVzdBI9CgxvYmplY3RfY2xhc3MYASABKA4yGy5maWxlc3RvcmFnZS52MS5PYmplY3RDbGFzc0IKukgHggEEEAEgABI8ChFvd25lcl9lbnRpdHlfdHlwZRgCIAEoCUIhukgechwYQDIYXltBLVpdW0EtWmEtejAtOV17MCw2M30kEjkKD293bmVyX2VudGl0eV9pZBgDIAEoCUIgukgdchsYgAEyFl5bQS1aYS16MC05Xy1dezEsMTI4fSQSOgoRb3JpZ2luYWxfZmlsZW5hbWUYBCABKAlCH7pIHHIaEAEo/wEyE15bXlx4MDAtXHgxRlx4N0ZdKyQSIAoMY29udGVudF90eXBlGAUgASgJQgq6SAdyBRABGP8BEhoKCWZpbGVfc2l6ZRgGIAEoA0IHukgEIgIgABIyCgtjb250ZW50X21kNRgHIAEoCUIdukgachgYIDIUXihbMC05YS1mQS1GXXszMn0pPyQSNQoOY29udGVudF9zaGEyNTYYCCABKAlCHbpIGnIYGEAyFF4oWzAtOWEtZkEtRl17NjR9KT8kIrkCChZJbml0aWF0ZVVwbG9hZFJlc3BvbnNlEjMKDXN0b3JlZF9vYmplY3QYASABKAsyHC5maWxlc3RvcmFnZS52MS5TdG9yZWRPYmplY3QSEgoKdXBsb2FkX3VybBgCIAEoCRI5ChV1cGxvYWRfdXJsX2V4cGlyZXNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnNlc3Npb25faWQYBCABKAkSUQoOdXBsb2FkX2hlYWRlcnMYBSADKAsyOS5maWxlc3RvcmFnZS52MS5Jbml0aWF0ZVVwbG9hZFJlc3BvbnNlLlVwbG9hZEhlYWRlcnNFbnRyeRo0ChJVcGxvYWRIZWFkZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ+ChVDb21wbGV0ZVVwbG9hZFJlcXVlc3QSGwoJb2JqZWN0X2lkGAEgASgJQgi6SAVyA7ABARIvCghjaGVja3N1bRgCIAEoCUIdukgachgYIDIUXihbMC05YS1mQS1GXXszMn0pPyQSFwoPd2FpdF9mb3JfcmVzdWx0GAMgASgIIk0KFkNvbXBsZXRlVXBsb2FkUmVzcG9uc2USMwoNc3RvcmVkX29iamVjdBgBIAEoCzIcLmZpbGVzdG9yYWdlLnYxLlN0b3JlZE9iamVjdCI2ChdSZWZyZXNoVXBsb2FkVXJsUmVxdWVzdBIbCglvYmplY3RfaWQYASABKAlCCLpIBXIDsAEBIvQBChhSZWZyZXNoVXBsb2FkVXJsUmVzcG9uc2USEgoKdXBsb2FkX3VybBgBIAEoCRI5ChV1cGxvYWRfdXJsX2V4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wElMKDnVwbG9hZF9oZWFkZXJzGAMgAygLMjsuZmlsZXN0b3JhZ2UudjEuUmVmcmVzaFVwbG9hZFVybFJlc3BvbnNlLlVwbG9hZEhlYWRlcnNFbnRyeRo0ChJVcGxvYWRIZWFkZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASIvChBHZXRVcGxvYWRSZXF1ZXN0EhsKCW9iamVjdF9pZBgBIAEoCUIIukgFcgOwAQEiSAoRR2V0VXBsb2FkUmVzcG9uc2USMwoNc3RvcmVkX29iamVjdBgBIAEoCzIcLmZpbGVzdG9yYWdlLnYxLlN0b3JlZE9iamVjdCLqAgoSTGlzdFVwbG9hZHNSZXF1ZXN0Ej8KEW93bmVyX2VudGl0eV90eXBlGAEgASgJQiS6SCFyHxhAMhteKFtBLVpdW0EtWmEtejAtOV17MCw2M30pPyQSPAoPb3duZXJfZW50aXR5X2lkGAIgASgJQiO6SCByHhiAATIZXihbQS1aYS16MC05Xy1dezEsMTI4fSk/JBIXCgppc19jdXJyZW50GAMgASgISACIAQESOwoMb2JqZWN0X2NsYXNzGAQgASgOMhsuZmlsZXN0b3JhZ2UudjEuT2JqZWN0Q2xhc3NCCLpIBYIBAhABEjYKBnN0YXR1cxgFIAEoDjIcLmZpbGVzdG9yYWdlLnYxLk9iamVjdFN0YXR1c0IIukgFggECEAESGgoJcGFnZV9zaXplGAYgASgFQge6SAQaAigAEhwKCnBhZ2VfdG9rZW4YByABKAlCCLpIBXIDGIAEQg0KC19pc19jdXJyZW50ImQKE0xpc3RVcGxvYWRzUmVzcG9uc2USNAoOc3RvcmVkX29iamVjdHMYASADKAsyHC5maWxlc3RvcmFnZS52MS5TdG9yZWRPYmplY3QSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIjIKE0RlbGV0ZVVwbG9hZFJlcXVlc3QSGwoJb2JqZWN0X2lkGAEgASgJQgi6SAVyA7ABASIWChREZWxldGVVcGxvYWRSZXNwb25zZSJpChhDcmVhdGVEb3dubG9hZFVybFJlcXVlc3QSGwoJb2JqZWN0X2lkGAEgASgJQgi6SAVyA7ABARIwCgtkaXNwb3NpdGlvbhgCIAEoCUIbukgYchZSAFIKYXR0YWNobWVudFIGaW5saW5lIqUBChlDcmVhdGVEb3dubG9hZFVybFJlc3BvbnNlEhQKDGRvd25sb2FkX3VybBgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxjb250ZW50X3R5cGUYAyABKAkSGQoRb3JpZ2luYWxfZmlsZW5hbWUYBCABKAkSEQoJZmlsZV9zaXplGAUgASgDIlAKFVBsYWNlTGVnYWxIb2xkUmVxdWVzdBIbCglvYmplY3RfaWQYASABKAlCCLpIBXIDsAEBEhoKBnJlYXNvbhgCIAEoCUIKukgHcgUQARjoByJNChZQbGFjZUxlZ2FsSG9sZFJlc3BvbnNlEjMKDXN0b3JlZF9vYmplY3QYASABKAsyHC5maWxlc3RvcmFnZS52MS5TdG9yZWRPYmplY3QiNgoXUmVsZWFzZUxlZ2FsSG9sZFJlcXVlc3QSGwoJb2JqZWN0X2lkGAEgASgJQgi6SAVyA7ABASJPChhSZWxlYXNlTGVnYWxIb2xkUmVzcG9uc2USMwoNc3RvcmVkX29iamVjdBgBIAEoCzIcLmZpbGVzdG9yYWdlLnYxLlN0b3JlZE9iamVjdCIzChRSZXN0b3JlVXBsb2FkUmVxdWVzdBIbCglvYmplY3RfaWQYASABKAlCCLpIBXIDsAEBIkwKFVJlc3RvcmVVcGxvYWRSZXNwb25zZRIzCg1zdG9yZWRfb2JqZWN0GAEgASgLMhwuZmlsZXN0b3JhZ2UudjEuU3RvcmVkT2JqZWN0InAKF0xpc3RBdWRpdEVudHJpZXNSZXF1ZXN0EhsKCW9iamVjdF9pZBgBIAEoCUIIukgFcgOwAQESGgoJcGFnZV9zaXplGAIgASgFQge6SAQaAigAEhwKCnBhZ2VfdG9rZW4YAyABKAlCCLpIBXIDGIAEIp4BChhMaXN0QXVkaXRFbnRyaWVzUmVzcG9uc2USMQoNYXVkaXRfZW50cmllcxgBIAMoCzIaLmZpbGVzdG9yYWdlLnYxLkF1ZGl0RW50cnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEjYKD3VwbG9hZF9zZXNzaW9ucxgDIAMoCzIdLmZpbGVzdG9yYWdlLnYxLlVwbG9hZFNlc3Npb24ypQwKEkZpbGVTdG9yYWdlU2VydmljZRKEAQoOSW5pdGlhdGVVcGxvYWQSJS5maWxlc3RvcmFnZS52MS5Jbml0aWF0ZVVwbG9hZFJlcXVlc3QaJi5maWxlc3RvcmFnZS52MS5Jbml0aWF0ZVVwbG9hZFJlc3BvbnNlIiOC0+STAh06ASoiGC9hcGkvdjEvdXBsb2Fkcy9pbml0aWF0ZRKQAQoOQ29tcGxldGVVcGxvYWQSJS5maWxlc3RvcmFnZS52MS5Db21wbGV0ZVVwbG9hZFJlcXVlc3QaJi5maWxlc3RvcmFnZS52MS5Db21wbGV0ZVVwbG9hZFJlc3BvbnNlIi+C0+STAik6ASoiJC9hcGkvdjEvdXBsb2Fkcy97b2JqZWN0X2lkfS9jb21wbGV0ZRKgAQoQUmVmcmVzaFVwbG9hZFVybBInLmZpbGVzdG9yYWdlLnYxLlJlZnJlc2hVcGxvYWRVcmxSZXF1ZXN0GiguZmlsZXN0b3JhZ2UudjEuUmVmcmVzaFVwbG9hZFVybFJlc3BvbnNlIjmC0+STAjM6ASoiLi9hcGkvdjEvdXBsb2Fkcy97b2JqZWN0X2lkfS9yZWZyZXNoLXVwbG9hZC11cmwSdQoJR2V0VXBsb2FkEiAuZmlsZXN0b3JhZ2UudjEuR2V0VXBsb2FkUmVxdWVzdBohLmZpbGVzdG9yYWdlLnYxLkdldFVwbG9hZFJlc3BvbnNlIiOC0+STAh0SGy9hcGkvdjEvdXBsb2Fkcy97b2JqZWN0X2lkfRJvCgtMaXN0VXBsb2FkcxIiLmZpbGVzdG9yYWdlLnYxLkxpc3RVcGxvYWRzUmVxdWVzdBojLmZpbGVzdG9yYWdlLnYxLkxpc3RVcGxvYWRzUmVzcG9uc2UiF4LT5JMCERIPL2FwaS92MS91cGxvYWRzEn4KDERlbGV0ZVVwbG9hZBIjLmZpbGVzdG9yYWdlLnYxLkRlbGV0ZVVwbG9hZFJlcXVlc3QaJC5maWxlc3RvcmFnZS52MS5EZWxldGVVcGxvYWRSZXNwb25zZSIjgtPkkwIdKhsvYXBpL3YxL3VwbG9hZHMve29iamVjdF9pZH0SmgEKEUNyZWF0ZURvd25sb2FkVXJsEiguZmlsZXN0b3JhZ2UudjEuQ3JlYXRlRG93bmxvYWRVcmxSZXF1ZXN0GikuZmlsZXN0b3JhZ2UudjEuQ3JlYXRlRG93bmxvYWRVcmxSZXNwb25zZSIwgtPkkwIqIigvYXBpL3YxL3VwbG9hZHMve29iamVjdF9pZH0vZG93bmxvYWQtdXJsEpIBCg5QbGFjZUxlZ2FsSG9sZBIlLmZpbGVzdG9yYWdlLnYxLlBsYWNlTGVnYWxIb2xkUmVxdWVzdBomLmZpbGVzdG9yYWdlLnYxLlBsYWNlTGVnYWxIb2xkUmVzcG9uc2UiMYLT5JMCKzoBKiImL2FwaS92MS91cGxvYWRzL3tvYmplY3RfaWR9L2xlZ2FsLWhvbGQSlQEKEFJlbGVhc2VMZWdhbEhvbGQSJy5maWxlc3RvcmFnZS52MS5SZWxlYXNlTGVnYWxIb2xkUmVxdWVzdBooLmZpbGVzdG9yYWdlLnYxLlJlbGVhc2VMZWdhbEhvbGRSZXNwb25zZSIugtPkkwIoKiYvYXBpL3YxL3VwbG9hZHMve29iamVjdF9pZH0vbGVnYWwtaG9sZBKMAQoNUmVzdG9yZVVwbG9hZBIkLmZpbGVzdG9yYWdlLnYxLlJlc3RvcmVVcGxvYWRSZXF1ZXN0GiUuZmlsZXN0b3JhZ2UudjEuUmVzdG9yZVVwbG9hZFJlc3BvbnNlIi6C0+STAig6ASoiIy9hcGkvdjEvdXBsb2Fkcy97b2JqZWN0X2lkfS9yZXN0b3JlEpABChBMaXN0QXVkaXRFbnRyaWVzEicuZmlsZXN0b3JhZ2UudjEuTGlzdEF1ZGl0RW50cmllc1JlcXVlc3QaKC5maWxlc3RvcmFnZS52MS5MaXN0QXVkaXRFbnRyaWVzUmVzcG9uc2UiKYLT5JMCIxIhL2FwaS92MS91cGxvYWRzL3tvYmplY3RfaWR9L2F1ZGl0YgZwcm90bzM", [file_buf_validate_validate, file_filestorage_v1_types, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CilmaWxlc3RvcmFnZS92MS9maWxlX3N0b3JhZ2Vfc2VydmljZS5wcm90bxIOZmlsZXN0b3JhZ2UudjEizgMKFUluaXRpYXRlVXBsb2FkUmVxdWVzdBI9CgxvYmplY3RfY2xhc3MYASABKA4yGy5maWxlc3RvcmFnZS52MS5PYmplY3RDbGFzc0IKukgHggEEEAEgABI8ChFvd25lcl9lbnRpdHlfdHlwZRgCIAEoCUIhukgechwYQDIYXltBLVpdW0EtWmEtejAtOV17MCw2M30kEjkKD293bmVyX2VudGl0eV9pZBgDIAEoCUIgukgdchsYgAEyFl5bQS1aYS16MC05Xy1dezEsMTI4fSQSOgoRb3JpZ2luYWxfZmlsZW5hbWUYBCABKAlCH7pIHHIaEAEo/wEyE15bXlx4MDAtXHgxRlx4N0ZdKyQSIAoMY29udGVudF90eXBlGAUgASgJQgq6SAdyBRABGP8BEhoKCWZpbGVfc2l6ZRgGIAEoA0IHukgEIgIgABIyCgtjb250ZW50X21kNRgHIAEoCUIdukgachgYIDIUXihbMC05YS1mQS1GXXszMn0pPyQSNQoOY29udGVudF9zaGEyNTYYCCABKAlCHbpIGnIYGEAyFF4oWzAtOWEtZkEtRl17NjR9KT8kEhgKEGFjY2VwdF9tdWx0aXBhcnQYCSABKAgi7QIKFkluaXRpYXRlVXBsb2FkUmVzcG9uc2USMwoNc3RvcmVkX29iamVjdBgBIAEoCzIcLmZpbGVzdG9yYWdlLnYxLlN0b3JlZE9iamVjdBISCgp1cGxvYWRfdXJsGAIgASgJEjkKFXVwbG9hZF91cmxfZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKc2Vzc2lvbl9pZBgEIAEoCRJRCg51cGxvYWRfaGVhZGVycxgFIAMoCzI5LmZpbGVzdG9yYWdlLnYxLkluaXRpYXRlVXBsb2FkUmVzcG9uc2UuVXBsb2FkSGVhZGVyc0VudHJ5EjIKCW11bHRpcGFydBgGIAEoCzIfLmZpbGVzdG9yYWdlLnYxLk11bHRpcGFydFVwbG9hZBo0ChJVcGxvYWRIZWFkZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4Cg9NdWx0aXBhcnRVcGxvYWQSEQoJcGFydF9zaXplGAEgASgDEhIKCnBhcnRfY291bnQYAiABKAUifgoVQ29tcGxldGVVcGxvYWRSZXF1ZXN0EhsKCW9iamVjdF9pZBgBIAEoCUIIukgFcgOwAQESLwoIY2hlY2tzdW0YAiABKAlCHbpIGnIYGCAyFF4oWzAtOWEtZkEtRl17MzJ9KT8kEhcKD3dhaXRfZm9yX3Jlc3VsdBgDIAEoCCJNChZDb21wbGV0ZVVwbG9hZFJlc3BvbnNlEjMKDXN0b3JlZF9vYmplY3QYASABKAsyHC5maWxlc3RvcmFnZS52MS5TdG9yZWRPYmplY3QiNgoXUmVmcmVzaFVwbG9hZFVybFJlcXVlc3QSGwoJb2JqZWN0X2lkGAEgASgJQgi6SAVyA7ABASL0AQoYUmVmcmVzaFVwbG9hZFVybFJlc3BvbnNlEhIKCnVwbG9hZF91cmwYASABKAkSOQoVdXBsb2FkX3VybF9leHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBJTCg51cGxvYWRfaGVhZGVycxgDIAMoCzI7LmZpbGVzdG9yYWdlLnYxLlJlZnJlc2hVcGxvYWRVcmxSZXNwb25zZS5VcGxvYWRIZWFkZXJzRW50cnkaNAoSVXBsb2FkSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiLwoQR2V0VXBsb2FkUmVxdWVzdBIbCglvYmplY3RfaWQYASABKAlCCLpIBXIDsAEBIkgKEUdldFVwbG9hZFJlc3BvbnNlEjMKDXN0b3JlZF9vYmplY3QYASABKAsyHC5maWxlc3RvcmFnZS52MS5TdG9yZWRPYmplY3Qi6gIKEkxpc3RVcGxvYWRzUmVxdWVzdBI/ChFvd25lcl9lbnRpdHlfdHlwZRgBIAEoCUIkukghch8YQDIbXihbQS1aXVtBLVphLXowLTldezAsNjN9KT8kEjwKD293bmVyX2VudGl0eV9pZBgCIAEoCUIjukggch4YgAEyGV4oW0EtWmEtejAtOV8tXXsxLDEyOH0pPyQSFwoKaXNfY3VycmVudBgDIAEoCEgAiAEBEjsKDG9iamVjdF9jbGFzcxgEIAEoDjIbLmZpbGVzdG9yYWdlLnYxLk9iamVjdENsYXNzQgi6SAWCAQIQARI2CgZzdGF0dXMYBSABKA4yHC5maWxlc3RvcmFnZS52MS5PYmplY3RTdGF0dXNCCLpIBYIBAhABEhoKCXBhZ2Vfc2l6ZRgGIAEoBUIHukgEGgIoABIcCgpwYWdlX3Rva2VuGAcgASgJQgi6SAVyAxiABEINCgtfaXNfY3VycmVudCJkChNMaXN0VXBsb2Fkc1Jlc3BvbnNlEjQKDnN0b3JlZF9vYmplY3RzGAEgAygLMhwuZmlsZXN0b3JhZ2UudjEuU3RvcmVkT2JqZWN0EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIyChNEZWxldGVVcGxvYWRSZXF1ZXN0EhsKCW9iamVjdF9pZBgBIAEoCUIIukgFcgOwAQEiFgoURGVsZXRlVXBsb2FkUmVzcG9uc2UiaQoYQ3JlYXRlRG93bmxvYWRVcmxSZXF1ZXN0EhsKCW9iamVjdF9pZBgBIAEoCUIIukgFcgOwAQESMAoLZGlzcG9zaXRpb24YAiABKAlCG7pIGHIWUgBSCmF0dGFjaG1lbnRSBmlubGluZSKlAQoZQ3JlYXRlRG93bmxvYWRVcmxSZXNwb25zZRIUCgxkb3dubG9hZF91cmwYASABKAkSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMY29udGVudF90eXBlGAMgASgJEhkKEW9yaWdpbmFsX2ZpbGVuYW1lGAQgASgJEhEKCWZpbGVfc2l6ZRgFIAEoAyJQChVQbGFjZUxlZ2FsSG9sZFJlcXVlc3QSGwoJb2JqZWN0X2lkGAEgASgJQgi6SAVyA7ABARIaCgZyZWFzb24YAiABKAlCCrpIB3IFEAEY6AciTQoWUGxhY2VMZWdhbEhvbGRSZXNwb25zZRIzCg1zdG9yZWRfb2JqZWN0GAEgASgLMhwuZmlsZXN0b3JhZ2UudjEuU3RvcmVkT2JqZWN0IjYKF1JlbGVhc2VMZWdhbEhvbGRSZXF1ZXN0EhsKCW9iamVjdF9pZBgBIAEoCUIIukgFcgOwAQEiTwoYUmVsZWFzZUxlZ2FsSG9sZFJlc3BvbnNlEjMKDXN0b3JlZF9vYmplY3QYASABKAsyHC5maWxlc3RvcmFnZS52MS5TdG9yZWRPYmplY3QiMwoUUmVzdG9yZVVwbG9hZFJlcXVlc3QSGwoJb2JqZWN0X2lkGAEgASgJQgi6SAVyA7ABASJMChVSZXN0b3JlVXBsb2FkUmVzcG9uc2USMwoNc3RvcmVkX29iamVjdBgBIAEoCzIcLmZpbGVzdG9yYWdlLnYxLlN0b3JlZE9iamVjdCJwChdMaXN0QXVkaXRFbnRyaWVzUmVxdWVzdBIbCglvYmplY3RfaWQYASABKAlCCLpIBXIDsAEBEhoKCXBhZ2Vfc2l6ZRgCIAEoBUIHukgEGgIoABIcCgpwYWdlX3Rva2VuGAMgASgJQgi6SAVyAxiABCKeAQoYTGlzdEF1ZGl0RW50cmllc1Jlc3BvbnNlEjEKDWF1ZGl0X2VudHJpZXMYASADKAsyGi5maWxlc3RvcmFnZS52MS5BdWRpdEVudHJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCRI2Cg91cGxvYWRfc2Vzc2lvbnMYAyADKAsyHS5maWxlc3RvcmFnZS52MS5VcGxvYWRTZXNzaW9uImwKFlNpZ25VcGxvYWRQYXJ0c1JlcXVlc3QSGwoJb2JqZWN0X2lkGAEgASgJQgi6SAVyA7ABARI1CgVwYXJ0cxgCIAMoCzIaLmZpbGVzdG9yYWdlLnYxLlBhcnRUb1NpZ25CCrpIB5IBBAgBEGQijgEKClBhcnRUb1NpZ24SHwoLcGFydF9udW1iZXIYASABKAVCCrpIBxoFGJBOKAESJQoOY29udGVudF9sZW5ndGgYAiABKANCDbpICiIIGICAgIAUIAASOAoOY29udGVudF9zaGEyNTYYAyABKAlCILpIHXIbGCwyF14oW0EtWmEtejAtOSsvXXs0M309KT8kIkQKF1NpZ25VcGxvYWRQYXJ0c1Jlc3BvbnNlEikKBXBhcnRzGAEgAygLMhouZmlsZXN0b3JhZ2UudjEuU2lnbmVkUGFydCLtAQoKU2lnbmVkUGFydBITCgtwYXJ0X251bWJlchgBIAEoBRISCgp1cGxvYWRfdXJsGAIgASgJEjkKFXVwbG9hZF91cmxfZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASRQoOdXBsb2FkX2hlYWRlcnMYBCADKAsyLS5maWxlc3RvcmFnZS52MS5TaWduZWRQYXJ0LlVwbG9hZEhlYWRlcnNFbnRyeRo0ChJVcGxvYWRIZWFkZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI3ChhMaXN0VXBsb2FkZWRQYXJ0c1JlcXVlc3QSGwoJb2JqZWN0X2lkGAEgASgJQgi6SAVyA7ABASJIChlMaXN0VXBsb2FkZWRQYXJ0c1Jlc3BvbnNlEisKBXBhcnRzGAEgAygLMhwuZmlsZXN0b3JhZ2UudjEuVXBsb2FkZWRQYXJ0IlgKDFVwbG9hZGVkUGFydBITCgtwYXJ0X251bWJlchgBIAEoBRIMCgRzaXplGAIgASgDEgwKBGV0YWcYAyABKAkSFwoPY2hlY2tzdW1fc2hhMjU2GAQgASgJIjEKEkFib3J0VXBsb2FkUmVxdWVzdBIbCglvYmplY3RfaWQYASABKAlCCLpIBXIDsAEBIhUKE0Fib3J0VXBsb2FkUmVzcG9uc2Uy2g8KEkZpbGVTdG9yYWdlU2VydmljZRKEAQoOSW5pdGlhdGVVcGxvYWQSJS5maWxlc3RvcmFnZS52MS5Jbml0aWF0ZVVwbG9hZFJlcXVlc3QaJi5maWxlc3RvcmFnZS52MS5Jbml0aWF0ZVVwbG9hZFJlc3BvbnNlIiOC0+STAh06ASoiGC9hcGkvdjEvdXBsb2Fkcy9pbml0aWF0ZRKQAQoOQ29tcGxldGVVcGxvYWQSJS5maWxlc3RvcmFnZS52MS5Db21wbGV0ZVVwbG9hZFJlcXVlc3QaJi5maWxlc3RvcmFnZS52MS5Db21wbGV0ZVVwbG9hZFJlc3BvbnNlIi+C0+STAik6ASoiJC9hcGkvdjEvdXBsb2Fkcy97b2JqZWN0X2lkfS9jb21wbGV0ZRKgAQoQUmVmcmVzaFVwbG9hZFVybBInLmZpbGVzdG9yYWdlLnYxLlJlZnJlc2hVcGxvYWRVcmxSZXF1ZXN0GiguZmlsZXN0b3JhZ2UudjEuUmVmcmVzaFVwbG9hZFVybFJlc3BvbnNlIjmC0+STAjM6ASoiLi9hcGkvdjEvdXBsb2Fkcy97b2JqZWN0X2lkfS9yZWZyZXNoLXVwbG9hZC11cmwSlQEKD1NpZ25VcGxvYWRQYXJ0cxImLmZpbGVzdG9yYWdlLnYxLlNpZ25VcGxvYWRQYXJ0c1JlcXVlc3QaJy5maWxlc3RvcmFnZS52MS5TaWduVXBsb2FkUGFydHNSZXNwb25zZSIxgtPkkwIrOgEqIiYvYXBpL3YxL3VwbG9hZHMve29iamVjdF9pZH0vcGFydHMvc2lnbhKTAQoRTGlzdFVwbG9hZGVkUGFydHMSKC5maWxlc3RvcmFnZS52MS5MaXN0VXBsb2FkZWRQYXJ0c1JlcXVlc3QaKS5maWxlc3RvcmFnZS52MS5MaXN0VXBsb2FkZWRQYXJ0c1Jlc3BvbnNlIimC0+STAiMSIS9hcGkvdjEvdXBsb2Fkcy97b2JqZWN0X2lkfS9wYXJ0cxKEAQoLQWJvcnRVcGxvYWQSIi5maWxlc3RvcmFnZS52MS5BYm9ydFVwbG9hZFJlcXVlc3QaIy5maWxlc3RvcmFnZS52MS5BYm9ydFVwbG9hZFJlc3BvbnNlIiyC0+STAiY6ASoiIS9hcGkvdjEvdXBsb2Fkcy97b2JqZWN0X2lkfS9hYm9ydBJ1CglHZXRVcGxvYWQSIC5maWxlc3RvcmFnZS52MS5HZXRVcGxvYWRSZXF1ZXN0GiEuZmlsZXN0b3JhZ2UudjEuR2V0VXBsb2FkUmVzcG9uc2UiI4LT5JMCHRIbL2FwaS92MS91cGxvYWRzL3tvYmplY3RfaWR9Em8KC0xpc3RVcGxvYWRzEiIuZmlsZXN0b3JhZ2UudjEuTGlzdFVwbG9hZHNSZXF1ZXN0GiMuZmlsZXN0b3JhZ2UudjEuTGlzdFVwbG9hZHNSZXNwb25zZSIXgtPkkwIREg8vYXBpL3YxL3VwbG9hZHMSfgoMRGVsZXRlVXBsb2FkEiMuZmlsZXN0b3JhZ2UudjEuRGVsZXRlVXBsb2FkUmVxdWVzdBokLmZpbGVzdG9yYWdlLnYxLkRlbGV0ZVVwbG9hZFJlc3BvbnNlIiOC0+STAh0qGy9hcGkvdjEvdXBsb2Fkcy97b2JqZWN0X2lkfRKaAQoRQ3JlYXRlRG93bmxvYWRVcmwSKC5maWxlc3RvcmFnZS52MS5DcmVhdGVEb3dubG9hZFVybFJlcXVlc3QaKS5maWxlc3RvcmFnZS52MS5DcmVhdGVEb3dubG9hZFVybFJlc3BvbnNlIjCC0+STAioiKC9hcGkvdjEvdXBsb2Fkcy97b2JqZWN0X2lkfS9kb3dubG9hZC11cmwSkgEKDlBsYWNlTGVnYWxIb2xkEiUuZmlsZXN0b3JhZ2UudjEuUGxhY2VMZWdhbEhvbGRSZXF1ZXN0GiYuZmlsZXN0b3JhZ2UudjEuUGxhY2VMZWdhbEhvbGRSZXNwb25zZSIxgtPkkwIrOgEqIiYvYXBpL3YxL3VwbG9hZHMve29iamVjdF9pZH0vbGVnYWwtaG9sZBKVAQoQUmVsZWFzZUxlZ2FsSG9sZBInLmZpbGVzdG9yYWdlLnYxLlJlbGVhc2VMZWdhbEhvbGRSZXF1ZXN0GiguZmlsZXN0b3JhZ2UudjEuUmVsZWFzZUxlZ2FsSG9sZFJlc3BvbnNlIi6C0+STAigqJi9hcGkvdjEvdXBsb2Fkcy97b2JqZWN0X2lkfS9sZWdhbC1ob2xkEowBCg1SZXN0b3JlVXBsb2FkEiQuZmlsZXN0b3JhZ2UudjEuUmVzdG9yZVVwbG9hZFJlcXVlc3QaJS5maWxlc3RvcmFnZS52MS5SZXN0b3JlVXBsb2FkUmVzcG9uc2UiLoLT5JMCKDoBKiIjL2FwaS92MS91cGxvYWRzL3tvYmplY3RfaWR9L3Jlc3RvcmUSkAEKEExpc3RBdWRpdEVudHJpZXMSJy5maWxlc3RvcmFnZS52MS5MaXN0QXVkaXRFbnRyaWVzUmVxdWVzdBooLmZpbGVzdG9yYWdlLnYxLkxpc3RBdWRpdEVudHJpZXNSZXNwb25zZSIpgtPkkwIjEiEvYXBpL3YxL3VwbG9hZHMve29iamVjdF9pZH0vYXVkaXRiBnByb3RvMw", [file_buf_validate_validate, file_filestorage_v1_types, file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message filestorage.v1.InitiateUploadRequest
@@ -62,11 +62,21 @@ export type InitiateUploadRequest = Message<"filestorage.v1.InitiateUploadReques
   contentMd5: string;
 
   /**
-   * Optional SHA-256 of the bytes (64 hex characters); the signed URL then binds it.
+   * Optional SHA-256 of the bytes (64 hex characters); the signed URL then binds it. For a
+   * multipart upload, complete verifies it on the stored file.
    *
    * @generated from field: string content_sha256 = 8;
    */
   contentSha256: string;
+
+  /**
+   * The client can send the bytes in parts (docs/multipart-uploads.md): from the multipart
+   * threshold on, the upload is then multipart. Without it the upload is one PUT, as for clients
+   * written before multipart uploads existed.
+   *
+   * @generated from field: bool accept_multipart = 9;
+   */
+  acceptMultipart: boolean;
 };
 
 /**
@@ -106,6 +116,15 @@ export type InitiateUploadResponse = Message<"filestorage.v1.InitiateUploadRespo
    * @generated from field: map<string, string> upload_headers = 5;
    */
   uploadHeaders: { [key: string]: string };
+
+  /**
+   * Set when the request accepts multipart and the declared size is at least the multipart
+   * threshold: then upload_url is empty and
+   * the bytes go in parts (SignUploadParts, ListUploadedParts, CompleteUpload, AbortUpload).
+   *
+   * @generated from field: filestorage.v1.MultipartUpload multipart = 6;
+   */
+  multipart?: MultipartUpload | undefined;
 };
 
 /**
@@ -114,6 +133,31 @@ export type InitiateUploadResponse = Message<"filestorage.v1.InitiateUploadRespo
  */
 export const InitiateUploadResponseSchema: GenMessage<InitiateUploadResponse> = /*@__PURE__*/
   messageDesc(file_filestorage_v1_file_storage_service, 1);
+
+/**
+ * How a multipart upload is cut: every part but the last has part_size bytes. The storage
+ * backend's upload id stays on the server; the object id names the upload.
+ *
+ * @generated from message filestorage.v1.MultipartUpload
+ */
+export type MultipartUpload = Message<"filestorage.v1.MultipartUpload"> & {
+  /**
+   * @generated from field: int64 part_size = 1;
+   */
+  partSize: bigint;
+
+  /**
+   * @generated from field: int32 part_count = 2;
+   */
+  partCount: number;
+};
+
+/**
+ * Describes the message filestorage.v1.MultipartUpload.
+ * Use `create(MultipartUploadSchema)` to create a new message.
+ */
+export const MultipartUploadSchema: GenMessage<MultipartUpload> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_file_storage_service, 2);
 
 /**
  * @generated from message filestorage.v1.CompleteUploadRequest
@@ -144,7 +188,7 @@ export type CompleteUploadRequest = Message<"filestorage.v1.CompleteUploadReques
  * Use `create(CompleteUploadRequestSchema)` to create a new message.
  */
 export const CompleteUploadRequestSchema: GenMessage<CompleteUploadRequest> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 2);
+  messageDesc(file_filestorage_v1_file_storage_service, 3);
 
 /**
  * @generated from message filestorage.v1.CompleteUploadResponse
@@ -161,7 +205,7 @@ export type CompleteUploadResponse = Message<"filestorage.v1.CompleteUploadRespo
  * Use `create(CompleteUploadResponseSchema)` to create a new message.
  */
 export const CompleteUploadResponseSchema: GenMessage<CompleteUploadResponse> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 3);
+  messageDesc(file_filestorage_v1_file_storage_service, 4);
 
 /**
  * @generated from message filestorage.v1.RefreshUploadUrlRequest
@@ -178,7 +222,7 @@ export type RefreshUploadUrlRequest = Message<"filestorage.v1.RefreshUploadUrlRe
  * Use `create(RefreshUploadUrlRequestSchema)` to create a new message.
  */
 export const RefreshUploadUrlRequestSchema: GenMessage<RefreshUploadUrlRequest> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 4);
+  messageDesc(file_filestorage_v1_file_storage_service, 5);
 
 /**
  * @generated from message filestorage.v1.RefreshUploadUrlResponse
@@ -205,7 +249,7 @@ export type RefreshUploadUrlResponse = Message<"filestorage.v1.RefreshUploadUrlR
  * Use `create(RefreshUploadUrlResponseSchema)` to create a new message.
  */
 export const RefreshUploadUrlResponseSchema: GenMessage<RefreshUploadUrlResponse> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 5);
+  messageDesc(file_filestorage_v1_file_storage_service, 6);
 
 /**
  * @generated from message filestorage.v1.GetUploadRequest
@@ -222,7 +266,7 @@ export type GetUploadRequest = Message<"filestorage.v1.GetUploadRequest"> & {
  * Use `create(GetUploadRequestSchema)` to create a new message.
  */
 export const GetUploadRequestSchema: GenMessage<GetUploadRequest> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 6);
+  messageDesc(file_filestorage_v1_file_storage_service, 7);
 
 /**
  * @generated from message filestorage.v1.GetUploadResponse
@@ -239,7 +283,7 @@ export type GetUploadResponse = Message<"filestorage.v1.GetUploadResponse"> & {
  * Use `create(GetUploadResponseSchema)` to create a new message.
  */
 export const GetUploadResponseSchema: GenMessage<GetUploadResponse> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 7);
+  messageDesc(file_filestorage_v1_file_storage_service, 8);
 
 /**
  * @generated from message filestorage.v1.ListUploadsRequest
@@ -288,7 +332,7 @@ export type ListUploadsRequest = Message<"filestorage.v1.ListUploadsRequest"> & 
  * Use `create(ListUploadsRequestSchema)` to create a new message.
  */
 export const ListUploadsRequestSchema: GenMessage<ListUploadsRequest> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 8);
+  messageDesc(file_filestorage_v1_file_storage_service, 9);
 
 /**
  * @generated from message filestorage.v1.ListUploadsResponse
@@ -310,7 +354,7 @@ export type ListUploadsResponse = Message<"filestorage.v1.ListUploadsResponse"> 
  * Use `create(ListUploadsResponseSchema)` to create a new message.
  */
 export const ListUploadsResponseSchema: GenMessage<ListUploadsResponse> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 9);
+  messageDesc(file_filestorage_v1_file_storage_service, 10);
 
 /**
  * @generated from message filestorage.v1.DeleteUploadRequest
@@ -327,7 +371,7 @@ export type DeleteUploadRequest = Message<"filestorage.v1.DeleteUploadRequest"> 
  * Use `create(DeleteUploadRequestSchema)` to create a new message.
  */
 export const DeleteUploadRequestSchema: GenMessage<DeleteUploadRequest> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 10);
+  messageDesc(file_filestorage_v1_file_storage_service, 11);
 
 /**
  * @generated from message filestorage.v1.DeleteUploadResponse
@@ -340,7 +384,7 @@ export type DeleteUploadResponse = Message<"filestorage.v1.DeleteUploadResponse"
  * Use `create(DeleteUploadResponseSchema)` to create a new message.
  */
 export const DeleteUploadResponseSchema: GenMessage<DeleteUploadResponse> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 11);
+  messageDesc(file_filestorage_v1_file_storage_service, 12);
 
 /**
  * @generated from message filestorage.v1.CreateDownloadUrlRequest
@@ -364,7 +408,7 @@ export type CreateDownloadUrlRequest = Message<"filestorage.v1.CreateDownloadUrl
  * Use `create(CreateDownloadUrlRequestSchema)` to create a new message.
  */
 export const CreateDownloadUrlRequestSchema: GenMessage<CreateDownloadUrlRequest> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 12);
+  messageDesc(file_filestorage_v1_file_storage_service, 13);
 
 /**
  * @generated from message filestorage.v1.CreateDownloadUrlResponse
@@ -401,7 +445,7 @@ export type CreateDownloadUrlResponse = Message<"filestorage.v1.CreateDownloadUr
  * Use `create(CreateDownloadUrlResponseSchema)` to create a new message.
  */
 export const CreateDownloadUrlResponseSchema: GenMessage<CreateDownloadUrlResponse> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 13);
+  messageDesc(file_filestorage_v1_file_storage_service, 14);
 
 /**
  * @generated from message filestorage.v1.PlaceLegalHoldRequest
@@ -423,7 +467,7 @@ export type PlaceLegalHoldRequest = Message<"filestorage.v1.PlaceLegalHoldReques
  * Use `create(PlaceLegalHoldRequestSchema)` to create a new message.
  */
 export const PlaceLegalHoldRequestSchema: GenMessage<PlaceLegalHoldRequest> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 14);
+  messageDesc(file_filestorage_v1_file_storage_service, 15);
 
 /**
  * @generated from message filestorage.v1.PlaceLegalHoldResponse
@@ -440,7 +484,7 @@ export type PlaceLegalHoldResponse = Message<"filestorage.v1.PlaceLegalHoldRespo
  * Use `create(PlaceLegalHoldResponseSchema)` to create a new message.
  */
 export const PlaceLegalHoldResponseSchema: GenMessage<PlaceLegalHoldResponse> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 15);
+  messageDesc(file_filestorage_v1_file_storage_service, 16);
 
 /**
  * @generated from message filestorage.v1.ReleaseLegalHoldRequest
@@ -457,7 +501,7 @@ export type ReleaseLegalHoldRequest = Message<"filestorage.v1.ReleaseLegalHoldRe
  * Use `create(ReleaseLegalHoldRequestSchema)` to create a new message.
  */
 export const ReleaseLegalHoldRequestSchema: GenMessage<ReleaseLegalHoldRequest> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 16);
+  messageDesc(file_filestorage_v1_file_storage_service, 17);
 
 /**
  * @generated from message filestorage.v1.ReleaseLegalHoldResponse
@@ -474,7 +518,7 @@ export type ReleaseLegalHoldResponse = Message<"filestorage.v1.ReleaseLegalHoldR
  * Use `create(ReleaseLegalHoldResponseSchema)` to create a new message.
  */
 export const ReleaseLegalHoldResponseSchema: GenMessage<ReleaseLegalHoldResponse> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 17);
+  messageDesc(file_filestorage_v1_file_storage_service, 18);
 
 /**
  * @generated from message filestorage.v1.RestoreUploadRequest
@@ -491,7 +535,7 @@ export type RestoreUploadRequest = Message<"filestorage.v1.RestoreUploadRequest"
  * Use `create(RestoreUploadRequestSchema)` to create a new message.
  */
 export const RestoreUploadRequestSchema: GenMessage<RestoreUploadRequest> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 18);
+  messageDesc(file_filestorage_v1_file_storage_service, 19);
 
 /**
  * @generated from message filestorage.v1.RestoreUploadResponse
@@ -508,7 +552,7 @@ export type RestoreUploadResponse = Message<"filestorage.v1.RestoreUploadRespons
  * Use `create(RestoreUploadResponseSchema)` to create a new message.
  */
 export const RestoreUploadResponseSchema: GenMessage<RestoreUploadResponse> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 19);
+  messageDesc(file_filestorage_v1_file_storage_service, 20);
 
 /**
  * @generated from message filestorage.v1.ListAuditEntriesRequest
@@ -537,7 +581,7 @@ export type ListAuditEntriesRequest = Message<"filestorage.v1.ListAuditEntriesRe
  * Use `create(ListAuditEntriesRequestSchema)` to create a new message.
  */
 export const ListAuditEntriesRequestSchema: GenMessage<ListAuditEntriesRequest> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 20);
+  messageDesc(file_filestorage_v1_file_storage_service, 21);
 
 /**
  * @generated from message filestorage.v1.ListAuditEntriesResponse
@@ -566,7 +610,215 @@ export type ListAuditEntriesResponse = Message<"filestorage.v1.ListAuditEntriesR
  * Use `create(ListAuditEntriesResponseSchema)` to create a new message.
  */
 export const ListAuditEntriesResponseSchema: GenMessage<ListAuditEntriesResponse> = /*@__PURE__*/
-  messageDesc(file_filestorage_v1_file_storage_service, 21);
+  messageDesc(file_filestorage_v1_file_storage_service, 22);
+
+/**
+ * @generated from message filestorage.v1.SignUploadPartsRequest
+ */
+export type SignUploadPartsRequest = Message<"filestorage.v1.SignUploadPartsRequest"> & {
+  /**
+   * @generated from field: string object_id = 1;
+   */
+  objectId: string;
+
+  /**
+   * @generated from field: repeated filestorage.v1.PartToSign parts = 2;
+   */
+  parts: PartToSign[];
+};
+
+/**
+ * Describes the message filestorage.v1.SignUploadPartsRequest.
+ * Use `create(SignUploadPartsRequestSchema)` to create a new message.
+ */
+export const SignUploadPartsRequestSchema: GenMessage<SignUploadPartsRequest> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_file_storage_service, 23);
+
+/**
+ * @generated from message filestorage.v1.PartToSign
+ */
+export type PartToSign = Message<"filestorage.v1.PartToSign"> & {
+  /**
+   * 1 to 10,000 (S3's limit).
+   *
+   * @generated from field: int32 part_number = 1;
+   */
+  partNumber: number;
+
+  /**
+   * The part's exact length; at most 5 GiB (S3's limit).
+   *
+   * @generated from field: int64 content_length = 2;
+   */
+  contentLength: bigint;
+
+  /**
+   * Optional SHA-256 of the part, base64 (44 characters): bound as x-amz-checksum-sha256.
+   *
+   * @generated from field: string content_sha256 = 3;
+   */
+  contentSha256: string;
+};
+
+/**
+ * Describes the message filestorage.v1.PartToSign.
+ * Use `create(PartToSignSchema)` to create a new message.
+ */
+export const PartToSignSchema: GenMessage<PartToSign> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_file_storage_service, 24);
+
+/**
+ * @generated from message filestorage.v1.SignUploadPartsResponse
+ */
+export type SignUploadPartsResponse = Message<"filestorage.v1.SignUploadPartsResponse"> & {
+  /**
+   * @generated from field: repeated filestorage.v1.SignedPart parts = 1;
+   */
+  parts: SignedPart[];
+};
+
+/**
+ * Describes the message filestorage.v1.SignUploadPartsResponse.
+ * Use `create(SignUploadPartsResponseSchema)` to create a new message.
+ */
+export const SignUploadPartsResponseSchema: GenMessage<SignUploadPartsResponse> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_file_storage_service, 25);
+
+/**
+ * @generated from message filestorage.v1.SignedPart
+ */
+export type SignedPart = Message<"filestorage.v1.SignedPart"> & {
+  /**
+   * @generated from field: int32 part_number = 1;
+   */
+  partNumber: number;
+
+  /**
+   * @generated from field: string upload_url = 2;
+   */
+  uploadUrl: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp upload_url_expires_at = 3;
+   */
+  uploadUrlExpiresAt?: Timestamp | undefined;
+
+  /**
+   * Headers (name to value) that the PUT must carry exactly.
+   *
+   * @generated from field: map<string, string> upload_headers = 4;
+   */
+  uploadHeaders: { [key: string]: string };
+};
+
+/**
+ * Describes the message filestorage.v1.SignedPart.
+ * Use `create(SignedPartSchema)` to create a new message.
+ */
+export const SignedPartSchema: GenMessage<SignedPart> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_file_storage_service, 26);
+
+/**
+ * @generated from message filestorage.v1.ListUploadedPartsRequest
+ */
+export type ListUploadedPartsRequest = Message<"filestorage.v1.ListUploadedPartsRequest"> & {
+  /**
+   * @generated from field: string object_id = 1;
+   */
+  objectId: string;
+};
+
+/**
+ * Describes the message filestorage.v1.ListUploadedPartsRequest.
+ * Use `create(ListUploadedPartsRequestSchema)` to create a new message.
+ */
+export const ListUploadedPartsRequestSchema: GenMessage<ListUploadedPartsRequest> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_file_storage_service, 27);
+
+/**
+ * @generated from message filestorage.v1.ListUploadedPartsResponse
+ */
+export type ListUploadedPartsResponse = Message<"filestorage.v1.ListUploadedPartsResponse"> & {
+  /**
+   * Ascending part numbers.
+   *
+   * @generated from field: repeated filestorage.v1.UploadedPart parts = 1;
+   */
+  parts: UploadedPart[];
+};
+
+/**
+ * Describes the message filestorage.v1.ListUploadedPartsResponse.
+ * Use `create(ListUploadedPartsResponseSchema)` to create a new message.
+ */
+export const ListUploadedPartsResponseSchema: GenMessage<ListUploadedPartsResponse> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_file_storage_service, 28);
+
+/**
+ * @generated from message filestorage.v1.UploadedPart
+ */
+export type UploadedPart = Message<"filestorage.v1.UploadedPart"> & {
+  /**
+   * @generated from field: int32 part_number = 1;
+   */
+  partNumber: number;
+
+  /**
+   * @generated from field: int64 size = 2;
+   */
+  size: bigint;
+
+  /**
+   * Without quotes.
+   *
+   * @generated from field: string etag = 3;
+   */
+  etag: string;
+
+  /**
+   * Base64 SHA-256 storage verified for the part, when the part was sent with one.
+   *
+   * @generated from field: string checksum_sha256 = 4;
+   */
+  checksumSha256: string;
+};
+
+/**
+ * Describes the message filestorage.v1.UploadedPart.
+ * Use `create(UploadedPartSchema)` to create a new message.
+ */
+export const UploadedPartSchema: GenMessage<UploadedPart> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_file_storage_service, 29);
+
+/**
+ * @generated from message filestorage.v1.AbortUploadRequest
+ */
+export type AbortUploadRequest = Message<"filestorage.v1.AbortUploadRequest"> & {
+  /**
+   * @generated from field: string object_id = 1;
+   */
+  objectId: string;
+};
+
+/**
+ * Describes the message filestorage.v1.AbortUploadRequest.
+ * Use `create(AbortUploadRequestSchema)` to create a new message.
+ */
+export const AbortUploadRequestSchema: GenMessage<AbortUploadRequest> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_file_storage_service, 30);
+
+/**
+ * @generated from message filestorage.v1.AbortUploadResponse
+ */
+export type AbortUploadResponse = Message<"filestorage.v1.AbortUploadResponse"> & {
+};
+
+/**
+ * Describes the message filestorage.v1.AbortUploadResponse.
+ * Use `create(AbortUploadResponseSchema)` to create a new message.
+ */
+export const AbortUploadResponseSchema: GenMessage<AbortUploadResponse> = /*@__PURE__*/
+  messageDesc(file_filestorage_v1_file_storage_service, 31);
 
 /**
  * Direct-to-bucket uploads, background validation, retention, legal holds and signed downloads.
@@ -576,7 +828,9 @@ export const ListAuditEntriesResponseSchema: GenMessage<ListAuditEntriesResponse
  */
 export const FileStorageService: GenService<{
   /**
-   * Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL.
+   * Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL; for a
+   * client that accepts multipart, from the multipart threshold on, starts a multipart upload
+   * instead (see `multipart` in the response).
    *
    * @generated from rpc filestorage.v1.FileStorageService.InitiateUpload
    */
@@ -586,7 +840,8 @@ export const FileStorageService: GenService<{
     output: typeof InitiateUploadResponseSchema;
   },
   /**
-   * Verifies the uploaded bytes and starts the scan; safe to call twice.
+   * Verifies the uploaded bytes and starts the scan; safe to call twice. A multipart upload is
+   * first completed in storage from the parts it holds (refused above the class maximum).
    *
    * @generated from rpc filestorage.v1.FileStorageService.CompleteUpload
    */
@@ -604,6 +859,37 @@ export const FileStorageService: GenService<{
     methodKind: "unary";
     input: typeof RefreshUploadUrlRequestSchema;
     output: typeof RefreshUploadUrlResponseSchema;
+  },
+  /**
+   * Signs UploadPart URLs for a multipart upload (InitiateUpload answered `multipart`); ask again
+   * for any part whose URL expired. Each URL binds the part's length and, when given, its SHA-256.
+   *
+   * @generated from rpc filestorage.v1.FileStorageService.SignUploadParts
+   */
+  signUploadParts: {
+    methodKind: "unary";
+    input: typeof SignUploadPartsRequestSchema;
+    output: typeof SignUploadPartsResponseSchema;
+  },
+  /**
+   * The parts storage already holds for a multipart upload: what a resumed upload need not send.
+   *
+   * @generated from rpc filestorage.v1.FileStorageService.ListUploadedParts
+   */
+  listUploadedParts: {
+    methodKind: "unary";
+    input: typeof ListUploadedPartsRequestSchema;
+    output: typeof ListUploadedPartsResponseSchema;
+  },
+  /**
+   * Ends an upload that is still PENDING_UPLOAD: storage drops its parts, the object is deleted.
+   *
+   * @generated from rpc filestorage.v1.FileStorageService.AbortUpload
+   */
+  abortUpload: {
+    methodKind: "unary";
+    input: typeof AbortUploadRequestSchema;
+    output: typeof AbortUploadResponseSchema;
   },
   /**
    * @generated from rpc filestorage.v1.FileStorageService.GetUpload

@@ -42,6 +42,15 @@ const (
 	// FileStorageServiceRefreshUploadUrlProcedure is the fully-qualified name of the
 	// FileStorageService's RefreshUploadUrl RPC.
 	FileStorageServiceRefreshUploadUrlProcedure = "/filestorage.v1.FileStorageService/RefreshUploadUrl"
+	// FileStorageServiceSignUploadPartsProcedure is the fully-qualified name of the
+	// FileStorageService's SignUploadParts RPC.
+	FileStorageServiceSignUploadPartsProcedure = "/filestorage.v1.FileStorageService/SignUploadParts"
+	// FileStorageServiceListUploadedPartsProcedure is the fully-qualified name of the
+	// FileStorageService's ListUploadedParts RPC.
+	FileStorageServiceListUploadedPartsProcedure = "/filestorage.v1.FileStorageService/ListUploadedParts"
+	// FileStorageServiceAbortUploadProcedure is the fully-qualified name of the FileStorageService's
+	// AbortUpload RPC.
+	FileStorageServiceAbortUploadProcedure = "/filestorage.v1.FileStorageService/AbortUpload"
 	// FileStorageServiceGetUploadProcedure is the fully-qualified name of the FileStorageService's
 	// GetUpload RPC.
 	FileStorageServiceGetUploadProcedure = "/filestorage.v1.FileStorageService/GetUpload"
@@ -70,12 +79,22 @@ const (
 
 // FileStorageServiceClient is a client for the filestorage.v1.FileStorageService service.
 type FileStorageServiceClient interface {
-	// Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL.
+	// Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL; for a
+	// client that accepts multipart, from the multipart threshold on, starts a multipart upload
+	// instead (see `multipart` in the response).
 	InitiateUpload(context.Context, *connect.Request[v1.InitiateUploadRequest]) (*connect.Response[v1.InitiateUploadResponse], error)
-	// Verifies the uploaded bytes and starts the scan; safe to call twice.
+	// Verifies the uploaded bytes and starts the scan; safe to call twice. A multipart upload is
+	// first completed in storage from the parts it holds (refused above the class maximum).
 	CompleteUpload(context.Context, *connect.Request[v1.CompleteUploadRequest]) (*connect.Response[v1.CompleteUploadResponse], error)
 	// Signs a fresh PUT URL for an object that is still PENDING_UPLOAD.
 	RefreshUploadUrl(context.Context, *connect.Request[v1.RefreshUploadUrlRequest]) (*connect.Response[v1.RefreshUploadUrlResponse], error)
+	// Signs UploadPart URLs for a multipart upload (InitiateUpload answered `multipart`); ask again
+	// for any part whose URL expired. Each URL binds the part's length and, when given, its SHA-256.
+	SignUploadParts(context.Context, *connect.Request[v1.SignUploadPartsRequest]) (*connect.Response[v1.SignUploadPartsResponse], error)
+	// The parts storage already holds for a multipart upload: what a resumed upload need not send.
+	ListUploadedParts(context.Context, *connect.Request[v1.ListUploadedPartsRequest]) (*connect.Response[v1.ListUploadedPartsResponse], error)
+	// Ends an upload that is still PENDING_UPLOAD: storage drops its parts, the object is deleted.
+	AbortUpload(context.Context, *connect.Request[v1.AbortUploadRequest]) (*connect.Response[v1.AbortUploadResponse], error)
 	GetUpload(context.Context, *connect.Request[v1.GetUploadRequest]) (*connect.Response[v1.GetUploadResponse], error)
 	ListUploads(context.Context, *connect.Request[v1.ListUploadsRequest]) (*connect.Response[v1.ListUploadsResponse], error)
 	// Soft-deletes the record and hard-deletes the bucket object; refused under a legal hold.
@@ -118,6 +137,24 @@ func NewFileStorageServiceClient(httpClient connect.HTTPClient, baseURL string, 
 			httpClient,
 			baseURL+FileStorageServiceRefreshUploadUrlProcedure,
 			connect.WithSchema(fileStorageServiceMethods.ByName("RefreshUploadUrl")),
+			connect.WithClientOptions(opts...),
+		),
+		signUploadParts: connect.NewClient[v1.SignUploadPartsRequest, v1.SignUploadPartsResponse](
+			httpClient,
+			baseURL+FileStorageServiceSignUploadPartsProcedure,
+			connect.WithSchema(fileStorageServiceMethods.ByName("SignUploadParts")),
+			connect.WithClientOptions(opts...),
+		),
+		listUploadedParts: connect.NewClient[v1.ListUploadedPartsRequest, v1.ListUploadedPartsResponse](
+			httpClient,
+			baseURL+FileStorageServiceListUploadedPartsProcedure,
+			connect.WithSchema(fileStorageServiceMethods.ByName("ListUploadedParts")),
+			connect.WithClientOptions(opts...),
+		),
+		abortUpload: connect.NewClient[v1.AbortUploadRequest, v1.AbortUploadResponse](
+			httpClient,
+			baseURL+FileStorageServiceAbortUploadProcedure,
+			connect.WithSchema(fileStorageServiceMethods.ByName("AbortUpload")),
 			connect.WithClientOptions(opts...),
 		),
 		getUpload: connect.NewClient[v1.GetUploadRequest, v1.GetUploadResponse](
@@ -176,6 +213,9 @@ type fileStorageServiceClient struct {
 	initiateUpload    *connect.Client[v1.InitiateUploadRequest, v1.InitiateUploadResponse]
 	completeUpload    *connect.Client[v1.CompleteUploadRequest, v1.CompleteUploadResponse]
 	refreshUploadUrl  *connect.Client[v1.RefreshUploadUrlRequest, v1.RefreshUploadUrlResponse]
+	signUploadParts   *connect.Client[v1.SignUploadPartsRequest, v1.SignUploadPartsResponse]
+	listUploadedParts *connect.Client[v1.ListUploadedPartsRequest, v1.ListUploadedPartsResponse]
+	abortUpload       *connect.Client[v1.AbortUploadRequest, v1.AbortUploadResponse]
 	getUpload         *connect.Client[v1.GetUploadRequest, v1.GetUploadResponse]
 	listUploads       *connect.Client[v1.ListUploadsRequest, v1.ListUploadsResponse]
 	deleteUpload      *connect.Client[v1.DeleteUploadRequest, v1.DeleteUploadResponse]
@@ -199,6 +239,21 @@ func (c *fileStorageServiceClient) CompleteUpload(ctx context.Context, req *conn
 // RefreshUploadUrl calls filestorage.v1.FileStorageService.RefreshUploadUrl.
 func (c *fileStorageServiceClient) RefreshUploadUrl(ctx context.Context, req *connect.Request[v1.RefreshUploadUrlRequest]) (*connect.Response[v1.RefreshUploadUrlResponse], error) {
 	return c.refreshUploadUrl.CallUnary(ctx, req)
+}
+
+// SignUploadParts calls filestorage.v1.FileStorageService.SignUploadParts.
+func (c *fileStorageServiceClient) SignUploadParts(ctx context.Context, req *connect.Request[v1.SignUploadPartsRequest]) (*connect.Response[v1.SignUploadPartsResponse], error) {
+	return c.signUploadParts.CallUnary(ctx, req)
+}
+
+// ListUploadedParts calls filestorage.v1.FileStorageService.ListUploadedParts.
+func (c *fileStorageServiceClient) ListUploadedParts(ctx context.Context, req *connect.Request[v1.ListUploadedPartsRequest]) (*connect.Response[v1.ListUploadedPartsResponse], error) {
+	return c.listUploadedParts.CallUnary(ctx, req)
+}
+
+// AbortUpload calls filestorage.v1.FileStorageService.AbortUpload.
+func (c *fileStorageServiceClient) AbortUpload(ctx context.Context, req *connect.Request[v1.AbortUploadRequest]) (*connect.Response[v1.AbortUploadResponse], error) {
+	return c.abortUpload.CallUnary(ctx, req)
 }
 
 // GetUpload calls filestorage.v1.FileStorageService.GetUpload.
@@ -243,12 +298,22 @@ func (c *fileStorageServiceClient) ListAuditEntries(ctx context.Context, req *co
 
 // FileStorageServiceHandler is an implementation of the filestorage.v1.FileStorageService service.
 type FileStorageServiceHandler interface {
-	// Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL.
+	// Creates a stored object (PENDING_UPLOAD) and an upload session, and signs a PUT URL; for a
+	// client that accepts multipart, from the multipart threshold on, starts a multipart upload
+	// instead (see `multipart` in the response).
 	InitiateUpload(context.Context, *connect.Request[v1.InitiateUploadRequest]) (*connect.Response[v1.InitiateUploadResponse], error)
-	// Verifies the uploaded bytes and starts the scan; safe to call twice.
+	// Verifies the uploaded bytes and starts the scan; safe to call twice. A multipart upload is
+	// first completed in storage from the parts it holds (refused above the class maximum).
 	CompleteUpload(context.Context, *connect.Request[v1.CompleteUploadRequest]) (*connect.Response[v1.CompleteUploadResponse], error)
 	// Signs a fresh PUT URL for an object that is still PENDING_UPLOAD.
 	RefreshUploadUrl(context.Context, *connect.Request[v1.RefreshUploadUrlRequest]) (*connect.Response[v1.RefreshUploadUrlResponse], error)
+	// Signs UploadPart URLs for a multipart upload (InitiateUpload answered `multipart`); ask again
+	// for any part whose URL expired. Each URL binds the part's length and, when given, its SHA-256.
+	SignUploadParts(context.Context, *connect.Request[v1.SignUploadPartsRequest]) (*connect.Response[v1.SignUploadPartsResponse], error)
+	// The parts storage already holds for a multipart upload: what a resumed upload need not send.
+	ListUploadedParts(context.Context, *connect.Request[v1.ListUploadedPartsRequest]) (*connect.Response[v1.ListUploadedPartsResponse], error)
+	// Ends an upload that is still PENDING_UPLOAD: storage drops its parts, the object is deleted.
+	AbortUpload(context.Context, *connect.Request[v1.AbortUploadRequest]) (*connect.Response[v1.AbortUploadResponse], error)
 	GetUpload(context.Context, *connect.Request[v1.GetUploadRequest]) (*connect.Response[v1.GetUploadResponse], error)
 	ListUploads(context.Context, *connect.Request[v1.ListUploadsRequest]) (*connect.Response[v1.ListUploadsResponse], error)
 	// Soft-deletes the record and hard-deletes the bucket object; refused under a legal hold.
@@ -287,6 +352,24 @@ func NewFileStorageServiceHandler(svc FileStorageServiceHandler, opts ...connect
 		FileStorageServiceRefreshUploadUrlProcedure,
 		svc.RefreshUploadUrl,
 		connect.WithSchema(fileStorageServiceMethods.ByName("RefreshUploadUrl")),
+		connect.WithHandlerOptions(opts...),
+	)
+	fileStorageServiceSignUploadPartsHandler := connect.NewUnaryHandler(
+		FileStorageServiceSignUploadPartsProcedure,
+		svc.SignUploadParts,
+		connect.WithSchema(fileStorageServiceMethods.ByName("SignUploadParts")),
+		connect.WithHandlerOptions(opts...),
+	)
+	fileStorageServiceListUploadedPartsHandler := connect.NewUnaryHandler(
+		FileStorageServiceListUploadedPartsProcedure,
+		svc.ListUploadedParts,
+		connect.WithSchema(fileStorageServiceMethods.ByName("ListUploadedParts")),
+		connect.WithHandlerOptions(opts...),
+	)
+	fileStorageServiceAbortUploadHandler := connect.NewUnaryHandler(
+		FileStorageServiceAbortUploadProcedure,
+		svc.AbortUpload,
+		connect.WithSchema(fileStorageServiceMethods.ByName("AbortUpload")),
 		connect.WithHandlerOptions(opts...),
 	)
 	fileStorageServiceGetUploadHandler := connect.NewUnaryHandler(
@@ -345,6 +428,12 @@ func NewFileStorageServiceHandler(svc FileStorageServiceHandler, opts ...connect
 			fileStorageServiceCompleteUploadHandler.ServeHTTP(w, r)
 		case FileStorageServiceRefreshUploadUrlProcedure:
 			fileStorageServiceRefreshUploadUrlHandler.ServeHTTP(w, r)
+		case FileStorageServiceSignUploadPartsProcedure:
+			fileStorageServiceSignUploadPartsHandler.ServeHTTP(w, r)
+		case FileStorageServiceListUploadedPartsProcedure:
+			fileStorageServiceListUploadedPartsHandler.ServeHTTP(w, r)
+		case FileStorageServiceAbortUploadProcedure:
+			fileStorageServiceAbortUploadHandler.ServeHTTP(w, r)
 		case FileStorageServiceGetUploadProcedure:
 			fileStorageServiceGetUploadHandler.ServeHTTP(w, r)
 		case FileStorageServiceListUploadsProcedure:
@@ -380,6 +469,18 @@ func (UnimplementedFileStorageServiceHandler) CompleteUpload(context.Context, *c
 
 func (UnimplementedFileStorageServiceHandler) RefreshUploadUrl(context.Context, *connect.Request[v1.RefreshUploadUrlRequest]) (*connect.Response[v1.RefreshUploadUrlResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("filestorage.v1.FileStorageService.RefreshUploadUrl is not implemented"))
+}
+
+func (UnimplementedFileStorageServiceHandler) SignUploadParts(context.Context, *connect.Request[v1.SignUploadPartsRequest]) (*connect.Response[v1.SignUploadPartsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("filestorage.v1.FileStorageService.SignUploadParts is not implemented"))
+}
+
+func (UnimplementedFileStorageServiceHandler) ListUploadedParts(context.Context, *connect.Request[v1.ListUploadedPartsRequest]) (*connect.Response[v1.ListUploadedPartsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("filestorage.v1.FileStorageService.ListUploadedParts is not implemented"))
+}
+
+func (UnimplementedFileStorageServiceHandler) AbortUpload(context.Context, *connect.Request[v1.AbortUploadRequest]) (*connect.Response[v1.AbortUploadResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("filestorage.v1.FileStorageService.AbortUpload is not implemented"))
 }
 
 func (UnimplementedFileStorageServiceHandler) GetUpload(context.Context, *connect.Request[v1.GetUploadRequest]) (*connect.Response[v1.GetUploadResponse], error) {

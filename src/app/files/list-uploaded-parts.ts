@@ -1,0 +1,13 @@
+import type { Actor } from "../../domain/actor.js";
+import { AppError } from "../../domain/errors.js";
+import type { FileStorageDeps } from "./deps.js";
+import { multipartUploadId, pendingMultipart } from "./multipart-upload.js";
+import type { StoredPart } from "./port.js";
+
+/** What storage already holds of a pending multipart upload: a resumed upload sends only the rest. */
+export async function listUploadedParts(deps: FileStorageDeps, actor: Actor, objectId: string, mayUpdateAnyObject: boolean): Promise<StoredPart[]> {
+  const { object } = await pendingMultipart(deps, actor, objectId, mayUpdateAnyObject);
+  const parts = await deps.storage.listParts(object.storageKey, await multipartUploadId(deps, object));
+  if (!parts) throw new AppError("UPLOAD_NOT_PENDING", `upload ${objectId} was completed or aborted meanwhile`);
+  return parts;
+}

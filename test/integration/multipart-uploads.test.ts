@@ -1,0 +1,258 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
+import { describe, expect, inject, it } from "vitest";
+import { minioRequestCounter, sumMetric } from "../../bench/minio-metrics.js";
+import { reasonOf } from "../support/errors.js";
+import { runCli } from "../support/cli-process.js";
+import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { s3, sleep, stackConfig } from "../support/stack-access.js";
+import { waitForStatus } from "../support/uploads.js";
+
+const MIB = 1024 * 1024;
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("base64");
+
+/** A CSV of `size` bytes: rows of 16 bytes, the last one cut short. */
+function csvOf(size: number): Uint8Array {
+  const row = Buffer.from("1234567,abcdefg\n");
+  const bytes = Buffer.alloc(size);
+  for (let at = 0; at < size; at += row.length) row.copy(bytes, at, 0, Math.min(row.length, size - at));
+  bytes[size - 1] = 0x0a;
+  return bytes;
+}
+
+async function initiateMultipart(token: string, objectClass: string, contentType: string, fileSize: number, declared: { contentSha256?: string } = {}) {
+  const originalFilename = contentType === "text/csv" ? "big.csv" : "big.pdf";
+  const res = await rest("POST", "/api/v1/uploads/initiate", {
+    token,
+    body: { objectClass, ownerEntityType: "Loan", ownerEntityId: "l-1", originalFilename, contentType, fileSize, acceptMultipart: true, ...declared },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+interface Part {
+  partNumber: number;
+  bytes: Uint8Array;
+}
+
+function cut(bytes: Uint8Array, partSize: number): Part[] {
+  const parts: Part[] = [];
+  for (let at = 0, n = 1; at < bytes.length; at += partSize, n++) parts.push({ partNumber: n, bytes: bytes.subarray(at, at + partSize) });
+  return parts;
+}
+
+async function sign(token: string, objectId: string, parts: Part[], checksums = true) {
+  const res = await rest("POST", `/api/v1/uploads/${objectId}/parts/sign`, {
+    token,
+    body: { parts: parts.map((p) => ({ partNumber: p.partNumber, contentLength: p.bytes.length, ...(checksums && { contentSha256: sha256(p.bytes) }) })) },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.parts as { partNumber: number; uploadUrl: string; uploadHeaders: Record<string, string> }[];
+}
+
+/** The client's PUT of one part straight to storage, with the headers the API said to send. */
+async function putPart(signed: { uploadUrl: string; uploadHeaders: Record<string, string> }, bytes: Uint8Array) {
+  const headers = { ...signed.uploadHeaders };
+  delete headers["content-length"];
+  return fetch(signed.uploadUrl, { method: "PUT", headers, body: Buffer.from(bytes) });
+}
+
+async function sendParts(token: string, objectId: string, parts: Part[]) {
+  for (const signed of await sign(token, objectId, parts)) {
+    const res = await putPart(signed, parts.find((p) => p.partNumber === signed.partNumber)!.bytes);
+    expect(res.status, await res.text()).toBe(200);
+  }
+}
+
+async function uploadedParts(token: string, objectId: string) {
+  const res = await rest("GET", `/api/v1/uploads/${objectId}/parts`, { token });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body.parts ?? []) as { partNumber: number; size: string; etag: string; checksumSha256: string }[];
+}
+
+async function incompleteUploadsOf(key: string): Promise<number> {
+  const { client, bucket } = s3();
+  try {
+    const page = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: key }));
+    return (page.Uploads ?? []).filter((u) => u.Key === key).length;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** UploadPart requests MinIO served, from its own request metrics (not from this client's word). */
+async function partPutsCounter() {
+  const storage = stackConfig().storage;
+  const counter = await minioRequestCounter({ endpoint: storage.endpoint, accessKey: storage.accessKey, secretKey: storage.secretKey }, "putobjectpart");
+  return async () => {
+    const value = await counter.read();
+    if (value === undefined) throw new Error(`MinIO request metrics unavailable: ${counter.problem}`);
+    return value;
+  };
+}
+
+/** A counter of the API's own /metrics (METRICS_PORT). */
+async function apiCounter(metric: string, label?: string): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${inject("stackEnv").METRICS_PORT}/metrics`);
+  return sumMetric(await res.text(), metric, label) ?? 0;
+}
+
+describe("multipart uploads", () => {
+  it("a 20 MB file is initiated in parts, sent in parts and ends READY", { timeout: 120_000 }, async () => {
+    const token = await tokenFor(uniqueTenant());
+    const bytes = csvOf(20_000_000);
+    const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", bytes.length, { contentSha256: createHash("sha256").update(bytes).digest("hex") });
+    expect(started.uploadUrl).toBe("");
+    expect(started.multipart).toEqual({ partSize: String(8 * MIB), partCount: 3 });
+    const id = started.storedObject.id;
+    await sendParts(token, id, cut(bytes, 8 * MIB));
+    // Two clients complete at once: storage completes the upload once, and both get one outcome.
+    const [done, other] = await Promise.all(
+      [1, 2].map(() => rest("POST", `/api/v1/uploads/${id}/complete`, { token, body: { waitForResult: true } })),
+    );
+    expect(done!.status, JSON.stringify(done!.body)).toBe(200);
+    expect(other!.status, JSON.stringify(other!.body)).toBe(200);
+    const object = await waitForStatus(token, id, ["READY", "REJECTED"], 60_000);
+    expect(object.status, JSON.stringify(object.scanResult)).toBe("READY");
+    expect(await incompleteUploadsOf(object.storageKey)).toBe(0);
+    expect(object.checksum).toBe(createHash("md5").update(bytes).digest("hex"));
+    // A second complete (another client, or a retry) gets the same outcome.
+    const again = await rest("POST", `/api/v1/uploads/${id}/complete`, { token, body: { waitForResult: true } });
+    expect(again.status).toBe(200);
+    expect(again.body.storedObject.status).toBe("READY");
+  });
+
+  it("a client that does not accept multipart gets one PUT URL for the same size, as before", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const res = await rest("POST", "/api/v1/uploads/initiate", {
+      token,
+      body: { objectClass: "IMPORT_FILE", ownerEntityType: "Loan", ownerEntityId: "l-1", originalFilename: "big.csv", contentType: "text/csv", fileSize: 20 * MIB },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.multipart).toBeUndefined();
+    expect(res.body.uploadUrl).toMatch(/^http/);
+  });
+
+  it("an interrupted upload resumes: storage lists the parts it holds and only the missing ones are sent", { timeout: 120_000 }, async () => {
+    const token = await tokenFor(uniqueTenant());
+    const bytes = csvOf(30 * MIB + 123);
+    const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", bytes.length);
+    const id = started.storedObject.id;
+    const parts = cut(bytes, Number(started.multipart.partSize));
+    expect(parts).toHaveLength(4);
+    const puts = await partPutsCounter();
+    const before = await puts();
+    await sendParts(token, id, parts.slice(0, 2));
+    // The client crashed here. Resumed, it asks storage what it holds.
+    const held = await uploadedParts(token, id);
+    expect(held.map((p) => [p.partNumber, Number(p.size)])).toEqual([
+      [1, 8 * MIB],
+      [2, 8 * MIB],
+    ]);
+    expect(held[0]!.checksumSha256).toBe(sha256(parts[0]!.bytes));
+    const missing = parts.filter((p) => !held.some((h) => h.partNumber === p.partNumber));
+    await sendParts(token, id, missing);
+    expect((await puts()) - before).toBe(4);
+    const done = await rest("POST", `/api/v1/uploads/${id}/complete`, { token, body: { waitForResult: true } });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const object = await waitForStatus(token, id, ["READY", "REJECTED"], 60_000);
+    expect(object.status).toBe("READY");
+    expect(Number(object.fileSize)).toBe(bytes.length);
+  });
+
+  it("the whole file's SHA-256 declared at initiate is verified: other bytes are refused and removed", { timeout: 60_000 }, async () => {
+    const token = await tokenFor(uniqueTenant());
+    const bytes = csvOf(17 * MIB);
+    const declared = createHash("sha256").update(csvOf(17 * MIB - 1)).digest("hex");
+    const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", bytes.length, { contentSha256: declared });
+    const id = started.storedObject.id;
+    await sendParts(token, id, cut(bytes, Number(started.multipart.partSize)));
+    const done = await rest("POST", `/api/v1/uploads/${id}/complete`, { token, body: { waitForResult: true } });
+    expect(done.status).toBe(400);
+    expect(reasonOf(done.body)).toBe("CHECKSUM_MISMATCH");
+    expect((await rest("GET", `/api/v1/uploads/${id}`, { token })).status).toBe(404);
+  });
+
+  it("storage refuses a part whose bytes do not match its declared SHA-256", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", 20 * MIB);
+    const part = { partNumber: 1, bytes: csvOf(8 * MIB) };
+    const [signed] = await sign(token, started.storedObject.id, [part]);
+    const corrupted = Buffer.from(part.bytes);
+    corrupted[100] = 0x41;
+    const res = await putPart(signed!, corrupted);
+    expect(res.status).toBe(400);
+    expect(await uploadedParts(token, started.storedObject.id)).toEqual([]);
+  });
+
+  it("refuses to complete when the parts add up to more than the class allows", { timeout: 60_000 }, async () => {
+    const token = await tokenFor(uniqueTenant());
+    // LOAN_DOCUMENT: at most 20 MiB. Declared 17 MiB, sent 24 MiB in three 8 MiB parts.
+    const started = await initiateMultipart(token, "LOAN_DOCUMENT", "application/pdf", 17 * MIB);
+    const id = started.storedObject.id;
+    await sendParts(token, id, cut(new Uint8Array(24 * MIB), 8 * MIB));
+    const done = await rest("POST", `/api/v1/uploads/${id}/complete`, { token, body: { waitForResult: true } });
+    expect(done.status).toBe(400);
+    expect(reasonOf(done.body)).toBe("FILE_TOO_LARGE");
+    const object = await rest("GET", `/api/v1/uploads/${id}`, { token });
+    expect(object.body.storedObject.status).toBe("PENDING_UPLOAD");
+    expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(1);
+  });
+
+  it("AbortUpload ends the upload: storage drops its parts and the object is gone", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", 20 * MIB);
+    const id = started.storedObject.id;
+    const signedBefore = await apiCounter("upload_parts_signed_total");
+    const abortedBefore = await apiCounter("multipart_uploads_aborted_total", 'by="client"');
+    await sendParts(token, id, [{ partNumber: 1, bytes: csvOf(8 * MIB) }]);
+    expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(1);
+    const aborted = await rest("POST", `/api/v1/uploads/${id}/abort`, { token, body: {} });
+    expect(aborted.status, JSON.stringify(aborted.body)).toBe(200);
+    expect((await apiCounter("upload_parts_signed_total")) - signedBefore).toBeGreaterThanOrEqual(1);
+    expect((await apiCounter("multipart_uploads_aborted_total", 'by="client"')) - abortedBefore).toBeGreaterThanOrEqual(1);
+    expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(0);
+    expect((await rest("GET", `/api/v1/uploads/${id}`, { token })).status).toBe(404);
+  });
+
+  it("an abandoned multipart upload is aborted at its deadline: ListMultipartUploads is empty afterwards", { timeout: 90_000 }, async () => {
+    const token = await tokenFor(uniqueTenant());
+    const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", 20 * MIB);
+    const id = started.storedObject.id;
+    await sendParts(token, id, [{ partNumber: 1, bytes: csvOf(8 * MIB) }]);
+    expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(1);
+    // RETENTION_TEMP_UPLOAD_SECONDS is 30 s in the test stack (global-setup.ts).
+    await waitForStatus(token, id, ["GONE"], 60_000);
+    for (let i = 0; i < 50 && (await incompleteUploadsOf(started.storedObject.storageKey)) > 0; i++) await sleep(200);
+    expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(0);
+  });
+
+  it("the CLI's upload, run again after an interruption, sends only the parts storage lacks", { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "cli-multipart-"));
+    try {
+      const token = await tokenFor(uniqueTenant("cli"));
+      const file = path.join(dir, "import.csv");
+      const bytes = csvOf(20_000_000);
+      writeFileSync(file, bytes);
+      // The interrupted first run: initiated, two of three parts sent, its state file left behind.
+      const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", bytes.length);
+      const id = started.storedObject.id;
+      const partSize = Number(started.multipart.partSize);
+      await sendParts(token, id, cut(bytes, partSize).slice(0, 2));
+      writeFileSync(`${file}.upload-state.json`, JSON.stringify({ objectId: id, size: bytes.length, mtimeMs: statSync(file).mtimeMs, partSize }));
+      const puts = await partPutsCounter();
+      const before = await puts();
+      const run = await runCli(["upload", file, "--class", "IMPORT_FILE", "--owner-type", "Loan", "--owner-id", "l-1", "--wait", "--json"], { API_URL: apiUrl(), TOKEN: token });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain("1 missing parts sent");
+      expect((await puts()) - before).toBe(1);
+      expect(JSON.parse(run.stdout)).toMatchObject({ id, status: "READY", fileSize: String(bytes.length) });
+      expect(existsSync(`${file}.upload-state.json`)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
