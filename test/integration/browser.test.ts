@@ -14,6 +14,7 @@ import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
 import { exe, png } from "../fixtures/files/index.js";
 import { launchChromium } from "../support/chromium.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { csvOf, partPutsCounter } from "../support/multipart.js";
 import { startProcessPair, type ProcessPair } from "../support/process-pair.js";
 
 const IMAGES = path.join(process.cwd(), "docs", "images");
@@ -180,6 +181,52 @@ describe("the demo page", () => {
     await page.reload();
     await page.waitForSelector("body[data-queue-restored]", { timeout: 20_000 });
     expect(await card("reloaded.png").count()).toBe(0);
+  });
+});
+
+describe("the browser uploader in parts", () => {
+  it("sends a 20 MB file in parts; after a reload half-way it sends only the parts storage lacks, and ends READY", { timeout: 120_000 }, async () => {
+    const tenant = uniqueTenant("parts");
+    const token = await tokenFor(tenant);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${demo.baseUrl}/demo?tenant=${tenant}&user=alice`);
+      await page.waitForFunction(() => (document.getElementById("token") as HTMLTextAreaElement).value.length > 0, undefined, { timeout: 20_000 });
+      const partPuts = await partPutsCounter();
+      const before = await partPuts();
+
+      // 20,000,000 bytes in 8 MiB parts: 1 and 2 are held back in the browser (they never reach
+      // storage), 3 lands. Then the page goes away with the upload half done.
+      const heldBack = (url: URL) => url.searchParams.has("uploadId") && url.searchParams.get("partNumber") !== "3";
+      await page.route(heldBack, () => undefined);
+      await page.selectOption("#objectClass", "IMPORT_FILE");
+      await page.setInputFiles("#file", fixture("ledger.csv", csvOf(20_000_000)));
+      await page.click("#upload");
+      const firstObject = async () => (await rest("GET", "/api/v1/uploads", { token })).body.storedObjects?.[0]?.id as string | undefined;
+      await expect.poll(firstObject, { timeout: 20_000 }).toBeTruthy();
+      const objectId = (await firstObject())!;
+      const heldParts = async () => ((await rest("GET", `/api/v1/uploads/${objectId}/parts`, { token })).body.parts ?? []).map((p: { partNumber: number }) => p.partNumber);
+      await expect.poll(heldParts, { timeout: 30_000 }).toEqual([3]);
+      await page.unrouteAll({ behavior: "ignoreErrors" });
+
+      const sentAfterReload: string[] = [];
+      page.on("request", (request) => {
+        const url = new URL(request.url());
+        if (request.method() === "PUT" && url.searchParams.has("uploadId")) sentAfterReload.push(url.searchParams.get("partNumber")!);
+      });
+      await page.reload();
+      await page.waitForSelector(`li.upload[data-filename="ledger.csv"]:is(${END})`, { timeout: 60_000 });
+      const card = page.locator('li.upload[data-filename="ledger.csv"]');
+      expect(await card.getAttribute("data-state"), await card.innerText()).toBe("ready");
+      expect(sentAfterReload.sort()).toEqual(["1", "2"]);
+      // MinIO's own count: three parts in all, each received once.
+      expect((await partPuts()) - before).toBe(3);
+      const objects = (await rest("GET", "/api/v1/uploads", { token })).body.storedObjects as { id: string; status: string }[];
+      expect(objects.map((o) => [o.id, o.status])).toEqual([[objectId, "READY"]]);
+    } finally {
+      await context.close();
+    }
   });
 });
 

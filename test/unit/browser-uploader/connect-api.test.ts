@@ -48,7 +48,7 @@ describe("the uploader's API through the Connect client", () => {
   it("sends the class as its enum value and the size as int64; answers plain values", async () => {
     const { api: uploadApi, seen } = api();
     const started = await uploadApi.initiate(
-      { objectClass: "USER_PROFILE_PHOTO", ownerEntityType: "User", ownerEntityId: "u1", originalFilename: "me.png", contentType: "image/png", fileSize: 1234 },
+      { objectClass: "USER_PROFILE_PHOTO", ownerEntityType: "User", ownerEntityId: "u1", originalFilename: "me.png", contentType: "image/png", fileSize: 1234, acceptMultipart: true },
       signal,
     );
     expect(seen[0]).toMatchObject({ objectClass: ObjectClass.USER_PROFILE_PHOTO, fileSize: 1234n });

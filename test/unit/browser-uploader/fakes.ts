@@ -1,6 +1,15 @@
 import { ApiError, CancelledError } from "../../../packages/client/src/browser-uploader/errors.js";
 import type { Clock, NetworkStatus } from "../../../packages/client/src/browser-uploader/runtime.js";
-import type { ObjectStatusName, UploadRequest, UploadTarget, UploadedObject } from "../../../packages/client/src/browser-uploader/types.js";
+import type {
+  HeldPart,
+  ObjectStatusName,
+  PartPlan,
+  PartTarget,
+  PartToSign,
+  UploadRequest,
+  UploadTarget,
+  UploadedObject,
+} from "../../../packages/client/src/browser-uploader/types.js";
 import type { Transfer, TransferRequest, TransferResponse, UploadApi } from "../../../packages/client/src/browser-uploader/upload-api.js";
 import { createUpload, type UploadOptions } from "../../../packages/client/src/browser-uploader/uploader.js";
 import type { UploadState } from "../../../packages/client/src/browser-uploader/types.js";
@@ -72,15 +81,26 @@ export function storedObject(status: ObjectStatusName, overrides: Partial<Upload
 export const unavailable = () => new ApiError("unavailable", "UNAVAILABLE", "server unavailable");
 
 type Handlers = {
-  initiate(request: UploadRequest, signal: AbortSignal): Promise<{ object: UploadedObject; target: UploadTarget }>;
+  initiate(request: UploadRequest, signal: AbortSignal): Promise<{ object: UploadedObject; target?: UploadTarget; multipart?: PartPlan }>;
   complete(objectId: string, options: { waitForResult: boolean }, signal: AbortSignal): Promise<UploadedObject>;
   refreshUploadUrl(objectId: string, signal: AbortSignal): Promise<UploadTarget>;
   getUpload(objectId: string, signal: AbortSignal): Promise<UploadedObject>;
+  signParts(objectId: string, parts: PartToSign[], signal: AbortSignal): Promise<PartTarget[]>;
+  listParts(objectId: string, signal: AbortSignal): Promise<HeldPart[]>;
+  abort(objectId: string, signal: AbortSignal): Promise<void>;
 };
+
+const PART_URL = "https://storage.test/part?n=";
+
+/** The part number of a part PUT's URL (signed by FakeApi); undefined for a single PUT. */
+export const partNumberOf = (url: string) => (url.startsWith(PART_URL) ? Number(url.slice(PART_URL.length)) : undefined);
 
 /** The API with the server's happy path by default; tests replace single handlers. */
 export class FakeApi implements UploadApi {
   readonly calls: string[] = [];
+  /** The parts storage holds (number → size): FakeTransfer's part PUTs add to it. */
+  readonly held = new Map<number, number>();
+  readonly signed: PartToSign[] = [];
   private refreshes = 0;
   handlers: Handlers;
 
@@ -90,7 +110,17 @@ export class FakeApi implements UploadApi {
       complete: async (_id, { waitForResult }) => storedObject(waitForResult ? "READY" : "SCANNING"),
       refreshUploadUrl: async () => this.target(++this.refreshes + 1),
       getUpload: async () => storedObject("READY"),
+      signParts: async (_id, parts) =>
+        parts.map(({ partNumber }) => ({ partNumber, url: `${PART_URL}${partNumber}`, headers: {}, expiresAt: new Date(this.clock.now() + 300_000) })),
+      listParts: async () => [...this.held].sort(([a], [b]) => a - b).map(([partNumber, size]) => ({ partNumber, size })),
+      abort: async () => undefined,
     };
+  }
+
+  /** InitiateUpload answers a multipart upload with this plan. */
+  answerMultipart(plan: PartPlan): this {
+    this.handlers.initiate = async () => ({ object: storedObject("PENDING_UPLOAD"), multipart: plan });
+    return this;
   }
 
   target(n: number): UploadTarget {
@@ -115,6 +145,22 @@ export class FakeApi implements UploadApi {
   getUpload(objectId: string, signal: AbortSignal) {
     this.calls.push("get");
     return this.handlers.getUpload(objectId, signal);
+  }
+
+  signParts(objectId: string, parts: PartToSign[], signal: AbortSignal) {
+    this.calls.push(`sign(${parts.map((part) => part.partNumber).join(",")})`);
+    this.signed.push(...parts);
+    return this.handlers.signParts(objectId, parts, signal);
+  }
+
+  listParts(objectId: string, signal: AbortSignal) {
+    this.calls.push("list");
+    return this.handlers.listParts(objectId, signal);
+  }
+
+  abort(objectId: string, signal: AbortSignal) {
+    this.calls.push("abort");
+    return this.handlers.abort(objectId, signal);
   }
 }
 

@@ -29,7 +29,7 @@ describe("an upload's states", () => {
     api.handlers.initiate = (r, s) => ((request = r), initiate(r, s));
     await upload.start();
     expect(request).toEqual({
-      objectClass: "USER_PROFILE_PHOTO", ownerEntityType: "User", ownerEntityId: "u1", originalFilename: "me.png", contentType: "image/png", fileSize: 1000,
+      objectClass: "USER_PROFILE_PHOTO", ownerEntityType: "User", ownerEntityId: "u1", originalFilename: "me.png", contentType: "image/png", fileSize: 1000, acceptMultipart: true,
     });
   });
 

@@ -84,11 +84,22 @@ export function createConnectUploadApi(client: FileStorageClient): UploadApi {
       call(async () => {
         const objectClass = ObjectClass[request.objectClass as keyof typeof ObjectClass];
         const answer = await client.initiateUpload({ ...request, objectClass, fileSize: BigInt(request.fileSize) }, { signal });
-        return { object: toUploadedObject(answer.storedObject), target: toTarget(answer) };
+        const object = toUploadedObject(answer.storedObject);
+        if (!answer.multipart) return { object, target: toTarget(answer) };
+        return { object, multipart: { partSize: Number(answer.multipart.partSize), partCount: answer.multipart.partCount } };
       }),
     complete: (objectId, { waitForResult }, signal) =>
       call(async () => toUploadedObject((await client.completeUpload({ objectId, waitForResult }, { signal })).storedObject)),
     refreshUploadUrl: (objectId, signal) => call(async () => toTarget(await client.refreshUploadUrl({ objectId }, { signal }))),
     getUpload: (objectId, signal) => call(async () => toUploadedObject((await client.getUpload({ objectId }, { signal })).storedObject)),
+    signParts: (objectId, parts, signal) =>
+      call(async () => {
+        const request = parts.map(({ partNumber, contentLength, contentSha256 }) => ({ partNumber, contentLength: BigInt(contentLength), contentSha256 }));
+        const answer = await client.signUploadParts({ objectId, parts: request }, { signal });
+        return answer.parts.map((part) => ({ partNumber: part.partNumber, ...toTarget(part) }));
+      }),
+    listParts: (objectId, signal) =>
+      call(async () => (await client.listUploadedParts({ objectId }, { signal })).parts.map(({ partNumber, size }) => ({ partNumber, size: Number(size) }))),
+    abort: (objectId, signal) => call(async () => void (await client.abortUpload({ objectId }, { signal }))),
   };
 }

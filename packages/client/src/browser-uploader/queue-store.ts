@@ -4,7 +4,7 @@
  * the upload again, and whether it waits or failed. Functions (the API client, callbacks) are
  * not stored: the page gives them again to `UploadQueue.restore`.
  */
-import type { UploadFile } from "./types.js";
+import type { ResumePoint, UploadFile } from "./types.js";
 
 /** What `createUpload` needs besides the file and the page's own wiring (api, callbacks). */
 export interface UploadRecipe {
@@ -13,6 +13,8 @@ export interface UploadRecipe {
   ownerEntityId: string;
   contentType: string;
   filename: string;
+  /** Once the upload's object exists: a restored upload goes on with it (createUpload's `resume`). */
+  resume?: ResumePoint;
 }
 
 export interface QueueRecord {

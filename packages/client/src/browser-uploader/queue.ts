@@ -75,8 +75,8 @@ export class UploadQueue {
   }
 
   /**
-   * After a reload: queues the stored waiting entries again (each from its first step: the bytes
-   * are sent anew) and lists the stored failures. `recreate` builds an upload as the page does,
+   * After a reload: queues the stored waiting entries again (one whose object existed goes on with
+   * it, see `UploadRecipe.resume`) and lists the stored failures. `recreate` builds an upload as the page does,
    * with its own API client and callbacks. Resolves with the promises `add` would have given.
    */
   async restore(recreate: (file: UploadFile, recipe: UploadRecipe) => Upload): Promise<Promise<Upload>[]> {
@@ -195,7 +195,9 @@ export class UploadQueue {
       const entry = this.waiting.shift()!;
       entry.unsubscribe();
       this.active.add(entry.upload);
+      const stopRemembering = this.rememberResumePoint(entry);
       void entry.upload.start().then((upload) => {
+        stopRemembering();
         this.active.delete(upload);
         entry.resolve(upload);
         this.changed();
@@ -203,6 +205,20 @@ export class UploadQueue {
       });
     }
     this.changed();
+  }
+
+  /**
+   * Rewrites the entry once its upload's object exists, so that after a reload the upload goes on
+   * with that object (a multipart upload sends only the parts storage lacks) instead of anew.
+   */
+  private rememberResumePoint(entry: Entry): () => void {
+    let written = entry.upload.recipe.resume?.objectId;
+    return entry.upload.subscribe((upload) => {
+      const { recipe } = upload;
+      if (upload.finished || !recipe.resume || recipe.resume.objectId === written) return;
+      written = recipe.resume.objectId;
+      this.persist((store) => store.put({ id: entry.id, addedAt: entry.addedAt, file: upload.file, recipe, state: "queued" }));
+    });
   }
 
   private drop(entry: Entry): boolean {

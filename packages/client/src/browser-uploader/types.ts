@@ -64,6 +64,41 @@ export interface UploadRequest {
   originalFilename: string;
   contentType: string;
   fileSize: number;
+  /** The uploader sends big files in parts: the server answers `multipart` above its threshold. */
+  acceptMultipart: boolean;
+}
+
+/** How the server cut a multipart upload: every part but the last has `partSize` bytes. */
+export interface PartPlan {
+  partSize: number;
+  partCount: number;
+}
+
+/** A part to sign: its number, exact length and (base64) SHA-256, which storage then checks. */
+export interface PartToSign {
+  partNumber: number;
+  contentLength: number;
+  contentSha256?: string;
+}
+
+/** Where and how to PUT one part. */
+export interface PartTarget extends UploadTarget {
+  partNumber: number;
+}
+
+/** A part storage already holds. */
+export interface HeldPart {
+  partNumber: number;
+  size: number;
+}
+
+/**
+ * Where an upload stands once its object exists: enough to go on after a reload instead of
+ * starting again (a multipart upload then sends only the parts storage lacks).
+ */
+export interface ResumePoint {
+  objectId: string;
+  multipart?: PartPlan;
 }
 
 /** The part of a browser `File` the uploader reads; a `Blob` with a name. */

@@ -1,15 +1,22 @@
-import type { UploadRequest, UploadTarget, UploadedObject } from "./types.js";
+import type { HeldPart, PartPlan, PartTarget, PartToSign, UploadRequest, UploadTarget, UploadedObject } from "./types.js";
 
 /**
- * The four API calls of an upload. Implementations throw ApiError (code + ErrorInfo reason) and
+ * The API calls of an upload. Implementations throw ApiError (code + ErrorInfo reason) and
  * stop when `signal` aborts. `createConnectUploadApi` is the real one; tests pass fakes.
  */
 export interface UploadApi {
-  initiate(request: UploadRequest, signal: AbortSignal): Promise<{ object: UploadedObject; target: UploadTarget }>;
+  /** `multipart` when the server wants the bytes in parts; `target` (one PUT) otherwise. */
+  initiate(request: UploadRequest, signal: AbortSignal): Promise<{ object: UploadedObject; target?: UploadTarget; multipart?: PartPlan }>;
   /** Idempotent: a second call returns the object as it is (and may wait for the scan). */
   complete(objectId: string, options: { waitForResult: boolean }, signal: AbortSignal): Promise<UploadedObject>;
   refreshUploadUrl(objectId: string, signal: AbortSignal): Promise<UploadTarget>;
   getUpload(objectId: string, signal: AbortSignal): Promise<UploadedObject>;
+  /** Multipart: signs PUT URLs for these parts (at most 100 per call). */
+  signParts(objectId: string, parts: PartToSign[], signal: AbortSignal): Promise<PartTarget[]>;
+  /** Multipart: the parts storage already holds, ascending. */
+  listParts(objectId: string, signal: AbortSignal): Promise<HeldPart[]>;
+  /** Multipart: storage drops the parts and the object is deleted. */
+  abort(objectId: string, signal: AbortSignal): Promise<void>;
 }
 
 export interface TransferRequest {

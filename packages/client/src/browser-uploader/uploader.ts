@@ -1,8 +1,21 @@
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./backoff.js";
 import { checkClassRules, normalizeContentType } from "./class-rules.js";
 import { ApiError, CancelledError, isTransientApiError, toUploadError, UploadError } from "./errors.js";
+import { sendMissingParts } from "./part-transfer.js";
 import { alwaysOnline, browserClock, browserNetwork, type Clock, type NetworkStatus } from "./runtime.js";
-import { END_STATES, CANCELLABLE_STATES, type UploadFile, type UploadProgress, type UploadState, type UploadTarget, type UploadedObject } from "./types.js";
+import { webCryptoSha256 } from "./sha256.js";
+import { isExpiry, isSuccess, refused, throwIfUnavailable } from "./storage-answer.js";
+import {
+  END_STATES,
+  CANCELLABLE_STATES,
+  type PartPlan,
+  type ResumePoint,
+  type UploadFile,
+  type UploadProgress,
+  type UploadState,
+  type UploadTarget,
+  type UploadedObject,
+} from "./types.js";
 import type { Transfer, TransferResponse, UploadApi } from "./upload-api.js";
 import { xhrTransfer } from "./xhr-transfer.js";
 import type { UploadRecipe } from "./queue-store.js";
@@ -31,6 +44,14 @@ export interface UploadOptions {
   scanTimeoutMs?: number;
   /** How often an expired or missing upload is refreshed and sent again. Default 3. */
   maxReuploads?: number;
+  /** Parts of a multipart upload in flight at once. Default 3. */
+  partConcurrency?: number;
+  /**
+   * The object of an earlier attempt at this file (`upload.recipe.resume`, kept by the queue):
+   * the upload goes on with it, and a multipart upload sends only the parts storage lacks.
+   * An object that is gone is started again from InitiateUpload.
+   */
+  resume?: ResumePoint;
   onState?(state: UploadState, upload: Upload): void;
   onProgress?(progress: UploadProgress, upload: Upload): void;
   onRetry?(info: { step: UploadStep; attempt: number; delayMs: number; error: unknown }, upload: Upload): void;
@@ -52,6 +73,8 @@ export class Upload {
   object?: UploadedObject;
   error?: UploadError;
   private target?: UploadTarget;
+  private plan?: PartPlan;
+  private resumePoint?: ResumePoint;
   private running?: Promise<Upload>;
   private readonly controller = new AbortController();
   private readonly listeners = new Set<(upload: Upload) => void>();
@@ -84,12 +107,14 @@ export class Upload {
   /** What the queue stores to create this upload again after a reload (queue-store.ts). */
   get recipe(): UploadRecipe {
     const { objectClass, ownerEntityType, ownerEntityId } = this.options;
-    return { objectClass, ownerEntityType, ownerEntityId, contentType: this.contentType, filename: this.filename };
+    const recipe: UploadRecipe = { objectClass, ownerEntityType, ownerEntityId, contentType: this.contentType, filename: this.filename };
+    const resume = this.resumePoint ?? this.options.resume;
+    return resume ? { ...recipe, resume } : recipe;
   }
 
-  /** A fresh upload of the same file with the same options: how a failed one is retried (from initiate). */
+  /** A new upload of the same file with the same options: how a failed one is retried (it resumes its object). */
   again(): Upload {
-    return new Upload(this.file, this.options);
+    return new Upload(this.file, { ...this.options, resume: this.resumePoint ?? this.options.resume });
   }
 
   start(): Promise<Upload> {
@@ -106,6 +131,8 @@ export class Upload {
     if (!CANCELLABLE_STATES.has(this.state)) return false;
     this.setState("cancelled");
     this.controller.abort();
+    // Storage drops the parts sent so far, at once, rather than at the abandoned-upload deadline.
+    if (this.plan && this.resumePoint) void this.options.api.abort(this.resumePoint.objectId, new AbortController().signal).catch(() => undefined);
     return true;
   }
 
@@ -119,10 +146,8 @@ export class Upload {
     try {
       checkClassRules(this.options.objectClass, { size: this.file.size, type: this.contentType, name: this.filename });
       this.setState("initiating");
-      const started = await this.retrying("initiate", () => this.options.api.initiate(this.request(), this.signal));
-      this.object = started.object;
-      this.target = started.target;
-      let object = await this.uploadAndComplete(started.object.id);
+      let object = await this.resumeOrInitiate();
+      if (object.status === "PENDING_UPLOAD") object = await this.uploadAndComplete(object.id);
       if (!ended(object)) {
         this.setState("scanning");
         object = await this.awaitScan(object.id);
@@ -136,9 +161,34 @@ export class Upload {
     }
   }
 
+  private async resumeOrInitiate(): Promise<UploadedObject> {
+    const resumed = this.options.resume && (await this.resumed(this.options.resume));
+    if (resumed) return resumed;
+    const started = await this.retrying("initiate", () => this.options.api.initiate(this.request(), this.signal));
+    this.target = started.target;
+    this.plan = started.multipart;
+    this.resumePoint = { objectId: started.object.id, ...(started.multipart && { multipart: started.multipart }) };
+    this.object = started.object;
+    return started.object;
+  }
+
+  /** The object of an earlier attempt as it is now; undefined when it is gone (deleted, expired). */
+  private async resumed(point: ResumePoint): Promise<UploadedObject | undefined> {
+    try {
+      this.object = await this.retrying("initiate", () => this.options.api.getUpload(point.objectId, this.signal));
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "not_found") return undefined;
+      throw error;
+    }
+    this.plan = point.multipart;
+    this.resumePoint = point;
+    return this.object;
+  }
+
   private request() {
     const { objectClass, ownerEntityType, ownerEntityId } = this.options;
-    return { objectClass, ownerEntityType, ownerEntityId, originalFilename: this.filename, contentType: this.contentType, fileSize: this.file.size };
+    const { filename: originalFilename, contentType } = this;
+    return { objectClass, ownerEntityType, ownerEntityId, originalFilename, contentType, fileSize: this.file.size, acceptMultipart: true };
   }
 
   private get signal(): AbortSignal {
@@ -149,33 +199,48 @@ export class Upload {
     const maxReuploads = this.options.maxReuploads ?? 3;
     for (let reuploads = 0; ; reuploads++) {
       this.setState("uploading");
-      await this.transferWithRefresh(objectId, maxReuploads);
+      if (this.plan) await this.sendParts(objectId, this.plan, maxReuploads);
+      else await this.transferWithRefresh(objectId, maxReuploads);
       this.setState("completing");
       try {
         return await this.retrying("complete", () => this.options.api.complete(objectId, { waitForResult: false }, this.signal));
       } catch (error) {
         if (!(error instanceof ApiError) || !REUPLOAD_REASONS.has(error.reason) || reuploads >= maxReuploads) throw error;
-        if (error.reason === "UPLOAD_URL_EXPIRED") await this.refreshTarget(objectId);
+        if (error.reason === "UPLOAD_URL_EXPIRED" && !this.plan) await this.refreshTarget(objectId);
       }
     }
+  }
+
+  private async sendParts(objectId: string, plan: PartPlan, maxRefreshes: number): Promise<void> {
+    await sendMissingParts({
+      file: this.file,
+      objectId,
+      plan,
+      api: this.options.api,
+      transfer: this.options.transfer ?? xhrTransfer(),
+      concurrency: this.options.partConcurrency ?? 3,
+      maxRefreshes,
+      signal: this.signal,
+      now: () => this.clock.now(),
+      retrying: (operation) => this.retrying("upload", operation),
+      onProgress: (loaded, total) => this.setProgress(loaded, total),
+      sha256: webCryptoSha256,
+    });
   }
 
   /** PUTs the bytes; an expired URL (before sending, or a 403 saying so) is refreshed first. */
   private async transferWithRefresh(objectId: string, maxRefreshes: number): Promise<void> {
     for (let refreshes = 0; ; refreshes++) {
-      if (this.clock.now() >= this.target!.expiresAt.getTime()) await this.refreshTarget(objectId);
+      // A resumed single-PUT upload has no URL yet: the one of the lost attempt is not kept.
+      if (!this.target || this.clock.now() >= this.target.expiresAt.getTime()) await this.refreshTarget(objectId);
       const response = await this.retrying("upload", () => this.putOnce());
       // 412: If-None-Match refused an overwrite, so an earlier attempt stored the bytes but its
       // answer was lost. Complete verifies the size (and checksum) of what is there.
-      if ((response.status >= 200 && response.status < 300) || response.status === 412) {
+      if (isSuccess(response) || response.status === 412) {
         this.setProgress(this.file.size, this.file.size);
         return;
       }
-      if (!this.isExpiry(response)) {
-        throw new UploadError("TRANSFER_REFUSED", `the storage backend refused the upload (${response.status}) ${s3Message(response.body)}`.trim(), {
-          status: response.status,
-        });
-      }
+      if (!isExpiry(response, this.target!.expiresAt, this.clock.now())) throw refused(response);
       if (refreshes >= maxRefreshes) throw new UploadError("UPLOAD_URL_EXPIRED", "the upload URL kept expiring before the bytes arrived");
       await this.refreshTarget(objectId);
     }
@@ -186,15 +251,7 @@ export class Upload {
     this.setProgress(0, this.file.size);
     const { url, headers } = this.target!;
     const response = await transfer({ url, headers, body: this.file, signal: this.signal, onProgress: (loaded, total) => this.setProgress(loaded, total) });
-    if (response.status >= 500) {
-      throw new UploadError("UNAVAILABLE", `the storage backend answered ${response.status}`, { transient: true, status: response.status });
-    }
-    return response;
-  }
-
-  private isExpiry(response: TransferResponse): boolean {
-    if (response.status !== 403) return false;
-    return /expired/i.test(response.body) || this.clock.now() >= this.target!.expiresAt.getTime();
+    return throwIfUnavailable(response);
   }
 
   private async refreshTarget(objectId: string): Promise<void> {
@@ -258,7 +315,3 @@ function defaultNetwork(): NetworkStatus {
   return typeof window !== "undefined" && typeof navigator !== "undefined" ? browserNetwork() : alwaysOnline;
 }
 
-/** The `<Message>` of an S3 XML error body, for a readable error. */
-function s3Message(body: string): string {
-  return /<Message>([^<]*)<\/Message>/.exec(body)?.[1] ?? "";
-}
