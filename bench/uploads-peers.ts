@@ -21,8 +21,11 @@ import { GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/clie
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { clamdScanner } from "../src/adapters/clamav/clamd-scanner.js";
 import { createS3Client } from "../src/adapters/s3/s3-object-storage.js";
 import { parseConfig } from "../src/config/config.js";
+import { parseClamdAddress } from "../src/config/malware-scanner.js";
+import type { MalwareScanner } from "../src/app/files/lifecycle/port.js";
 import { lifecycleWorkflowId } from "../src/domain/files/stored-object.js";
 import { findFreePort } from "../src/stack/free-port.js";
 import { ensureBinary } from "../src/stack/go-binaries.js";
@@ -55,11 +58,14 @@ const TEMPORAL_HISTORY_EVENTS_LIMIT = 51_200;
  * `floor`: the Temporal calls of an upload on an empty workflow of the same shape (bench/temporal-floor).
  * `readback`: a direct PutObject, then every byte read back with GetObject, as a scan that looks
  * at every byte must (the PDF checks do): what any engine that checks the whole file pays in I/O.
+ * `clamd`: the same bytes streamed to clamd alone (INSTREAM), no storage: the malware engine's own cost.
+ * `readback-clamd`: a direct PutObject, then its bytes read back straight into clamd's INSTREAM:
+ * the least any upload scanned for malware from storage can cost, the peer of ours at 8 MiB.
  */
-type EngineName = "ours" | "floor" | "tusd" | "direct" | "readback";
+type EngineName = "ours" | "floor" | "tusd" | "direct" | "readback" | "clamd" | "readback-clamd";
 const SMALL_ENGINES: EngineName[] = ["ours", "floor", "tusd", "direct"];
 /** The floor has no bytes: its cost does not depend on the file, so the 8 MiB rounds leave it out. */
-const LARGE_ENGINES: EngineName[] = ["ours", "tusd", "direct", "readback"];
+const LARGE_ENGINES: EngineName[] = ["ours", "tusd", "direct", "readback", "clamd", "readback-clamd"];
 const SEQUENTIAL_ENGINES = ["ours", "tusd", "direct"] as const;
 
 interface Payload {
@@ -110,6 +116,7 @@ interface Peers {
   tusd: RunningTusd;
   floor: TemporalFloor;
   requests: Awaited<ReturnType<typeof minioRequestCounter>>;
+  scanner: MalwareScanner;
 }
 
 function engineUpload(peers: Peers, engine: EngineName, file: Payload): (index: number) => Promise<Outcome> {
@@ -137,15 +144,38 @@ function engineUpload(peers: Peers, engine: EngineName, file: Payload): (index: 
       };
     case "readback":
       return async () => {
-        const put = directPut(peers.bucket, file);
-        await peers.s3.send(put);
-        const got = await peers.s3.send(new GetObjectCommand({ Bucket: peers.bucket, Key: put.input.Key }));
         let bytes = 0;
-        for await (const chunk of got.Body as AsyncIterable<Uint8Array>) bytes += chunk.length;
+        for await (const chunk of await putAndReadBack(peers, file)) bytes += chunk.length;
         if (bytes !== file.bytes.length) throw new Error(`read back ${bytes} of ${file.bytes.length} bytes`);
         return { ready: true };
       };
+    case "clamd":
+      return async () => {
+        await scanClean(peers.scanner, oneChunk(file.bytes));
+        return { ready: true };
+      };
+    case "readback-clamd":
+      return async () => {
+        await scanClean(peers.scanner, await putAndReadBack(peers, file));
+        return { ready: true };
+      };
   }
+}
+
+async function putAndReadBack(peers: Peers, file: Payload): Promise<AsyncIterable<Uint8Array>> {
+  const put = directPut(peers.bucket, file);
+  await peers.s3.send(put);
+  const got = await peers.s3.send(new GetObjectCommand({ Bucket: peers.bucket, Key: put.input.Key }));
+  return got.Body as AsyncIterable<Uint8Array>;
+}
+
+async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  yield bytes;
+}
+
+async function scanClean(scanner: MalwareScanner, bytes: AsyncIterable<Uint8Array>): Promise<void> {
+  const { verdict } = await scanner.scan(bytes);
+  if (verdict !== "clean") throw new Error(`clamd answered ${verdict} for a clean file`);
 }
 
 function directPut(bucket: string, file: Payload): PutObjectCommand {
@@ -214,7 +244,15 @@ async function idleRates(seconds: number): Promise<Record<Component, number>> {
 
 /** Rounds of one turn per engine, the order rotating each round. */
 async function rounds(peers: Peers, engines: EngineName[], file: Payload, clients: number, seconds: number, count: number): Promise<Record<EngineName, Tally>> {
-  const tallies: Record<EngineName, Tally> = { ours: emptyTally(), floor: emptyTally(), tusd: emptyTally(), direct: emptyTally(), readback: emptyTally() };
+  const tallies: Record<EngineName, Tally> = {
+    ours: emptyTally(),
+    floor: emptyTally(),
+    tusd: emptyTally(),
+    direct: emptyTally(),
+    readback: emptyTally(),
+    clamd: emptyTally(),
+    "readback-clamd": emptyTally(),
+  };
   // Warm-up, not counted: connections, JIT, the first signature, tusd's first multipart upload.
   for (const engine of engines) await engineUpload(peers, engine, file)(-1);
   for (let round = 0; round < count; round++) {
@@ -322,7 +360,8 @@ export const uploadsPeers: BenchGroup = {
     const floor = await startTemporalFloor(root, stack.env, path.join(stack.dataDir, "logs"));
     const s3 = createS3Client(storage);
     const requests = await minioRequestCounter({ endpoint: storage.endpoint, accessKey: storage.accessKey, secretKey: storage.secretKey });
-    const peers: Peers = { api: await apiFor(stack.apiUrl, "bench-peers"), s3, bucket: storage.bucket, tusd, floor, requests };
+    const scanner = clamdScanner({ address: parseClamdAddress("CLAMD_ADDRESS", stack.env.CLAMD_ADDRESS!), connectTimeoutMs: 2_000, idleTimeoutMs: 30_000 });
+    const peers: Peers = { api: await apiFor(stack.apiUrl, "bench-peers"), s3, bucket: storage.bucket, tusd, floor, requests, scanner };
     try {
       const found = componentsFound();
       const missing = (["api", "worker", "temporal", "postgres", "minio", "tusd", "floor"] as Component[]).filter((c) => !found.includes(c));
@@ -460,6 +499,13 @@ function figures(m: Measured): Figure[] {
       "uploads/s",
       baseline("direct PutObject, then every byte read back", perSecond(largeRun.readback), "uploads/s"),
       `the I/O of any engine that checks every byte; read-back ${fmt(perSecond(largeRun.readback) / perSecond(largeRun.direct), 2)} of direct PutObject; ${peerOutcome("read-back", largeRun.readback)}; CPU per upload: MinIO ${fmt(raw(largeRun.readback, ["minio"]))} ms, the bench client ${fmt(largeRun.readback.clientCpuMs / largeRun.readback.uploads)} ms (direct: ${fmt(largeRun.direct.clientCpuMs / largeRun.direct.uploads)} ms)`,
+    ),
+    figure(
+      `Uploads/s, ${large.label}, ${LARGE_CLIENTS} clients (ours, to READY, malware scan on)`,
+      perSecond(largeRun.ours),
+      "uploads/s",
+      baseline("direct PutObject, then its bytes read back into clamd INSTREAM", perSecond(largeRun["readback-clamd"]), "uploads/s"),
+      `target at least 0.8 (#23); clamd alone (INSTREAM of the same bytes, no storage) ${fmt(perSecond(largeRun.clamd))} uploads/s, ${fmt(perSecond(largeRun.clamd) / perSecond(largeRun.direct), 2)} of direct PutObject; ${peerOutcome("read-back + clamd", largeRun["readback-clamd"])}; ${peerOutcome("clamd", largeRun.clamd)}`,
     ),
     figure(`complete-to-READY p50, ${small.label}, sequential`, p(seq.completeMs, 50), "ms", baseline(`${tusdName} final PATCH p50`, p(seq.patchMs, 50), "ms"), latencyNote),
     figure(`complete-to-READY p99, ${small.label}, sequential`, p(seq.completeMs, 99), "ms", baseline(`${tusdName} final PATCH p99`, p(seq.patchMs, 99), "ms"), latencyNote),

@@ -265,6 +265,13 @@ describe("the Temporal UI", () => {
       for (const status of ["READY", "REJECTED"]) await page.getByText(workflowId(status)).first().waitFor({ timeout: 30_000 });
       await page.waitForLoadState("networkidle");
       await page.screenshot({ path: path.join(IMAGES, "temporal-ui.png") });
+
+      // One object's story: its workflow's history, each step carrying its summary.
+      await page.getByText(workflowId("READY")).first().click();
+      await page.waitForURL(/\/history/, { timeout: 30_000 });
+      await page.getByText("scan: stream the bytes once", { exact: false }).first().waitFor({ timeout: 30_000 });
+      await page.waitForLoadState("networkidle");
+      await page.screenshot({ path: path.join(IMAGES, "object-history.png"), fullPage: true });
     } finally {
       await context.close();
     }
