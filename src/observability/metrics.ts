@@ -58,6 +58,7 @@ export interface RpcMeters {
 /** Multipart uploads as the API drives them (the use cases' UploadMeters, src/app/files/deps.ts). */
 export interface UploadCounters {
   partsSigned(count: number): void;
+  uploadResumed(): void;
   multipartAborted(count: number, by: "client" | "deadline" | "sweep"): void;
 }
 
@@ -115,6 +116,11 @@ export function createMetrics(options: MetricsOptions): Metrics {
 
 function uploadCounters(registry: Registry): UploadCounters {
   const signed = new Counter({ name: "upload_parts_signed_total", help: "UploadPart URLs signed for multipart uploads (a part signed again counts again)", registers: [registry] });
+  const resumed = new Counter({
+    name: "uploads_resumed_total",
+    help: "ListUploadedParts calls that found parts already in storage: a client resuming a multipart upload",
+    registers: [registry],
+  });
   const aborted = new Counter({
     name: "multipart_uploads_aborted_total",
     help: "Incomplete multipart uploads aborted in storage by this process, by who ended them",
@@ -123,6 +129,7 @@ function uploadCounters(registry: Registry): UploadCounters {
   });
   return {
     partsSigned: (count) => signed.inc(count),
+    uploadResumed: () => resumed.inc(),
     multipartAborted: (count, by) => {
       if (count > 0) aborted.inc({ by }, count);
     },
