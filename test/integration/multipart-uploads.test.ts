@@ -254,12 +254,15 @@ describe("multipart uploads", () => {
     const token = await tokenFor(uniqueTenant());
     const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", 20 * MIB);
     const id = started.storedObject.id;
+    const abortedBefore = await apiCounter("multipart_uploads_aborted_by_worker_total", 'by="deadline"');
     await sendParts(token, id, [{ partNumber: 1, bytes: csvOf(8 * MIB) }]);
     expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(1);
     // RETENTION_TEMP_UPLOAD_SECONDS is 30 s in the test stack (global-setup.ts).
     await waitForStatus(token, id, ["GONE"], 60_000);
     for (let i = 0; i < 50 && (await incompleteUploadsOf(started.storedObject.storageKey)) > 0; i++) await sleep(200);
     expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(0);
+    // The worker's abort is counted where the API reports it (the worker serves no metrics).
+    await expect.poll(async () => (await apiCounter("multipart_uploads_aborted_by_worker_total", 'by="deadline"')) - abortedBefore).toBeGreaterThanOrEqual(1);
   });
 
   it("the CLI's upload, run again after an interruption, sends only the parts storage lacks", { timeout: 120_000 }, async () => {
