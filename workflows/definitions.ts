@@ -6,6 +6,9 @@ import type { StoredObjectView } from "../src/domain/files/stored-object.js";
 
 export type { ObjectRef };
 
+/** How the client sends the bytes: parts of an S3 multipart upload, or one signed PUT. */
+export type UploadMode = "MULTIPART" | "SINGLE_PUT";
+
 export interface LifecycleInput extends ObjectRef {
   /**
    * "upload": started by initiate, the object is PENDING_UPLOAD until `pendingDeadline`;
@@ -15,6 +18,8 @@ export interface LifecycleInput extends ObjectRef {
   mode: "upload" | "resume";
   /** When an upload that was never completed is abandoned (TEMP_UPLOAD_24H). */
   pendingDeadline?: string;
+  /** How initiate asked for the bytes ("upload" mode): shown in the history, and as the `UploadMode` search attribute. */
+  uploadMode?: UploadMode;
   timeouts: { scanSeconds: number; heartbeatSeconds: number };
 }
 

@@ -11,6 +11,7 @@ import { PostgresAuditCheckpointStore } from "../adapters/postgres/audit-checkpo
 import { AuditTrailStore } from "../adapters/postgres/audit-trail-store.js";
 import { ObjectCatalogStore } from "../adapters/postgres/object-catalog-store.js";
 import { readStoreSnapshot } from "../adapters/postgres/metrics-queries.js";
+import { readMultipartAborts } from "../adapters/postgres/multipart-upload-aborts.js";
 import { readAuditCheckpointStates } from "../adapters/postgres/audit-checkpoint-states.js";
 import { openS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
 import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
@@ -115,6 +116,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     readStore: () => readStoreSnapshot(orm, scanDeadlineSeconds(config), { perTenant: config.webhooks.maxInFlightPerTenant, perEndpoint: config.webhooks.maxInFlightPerEndpoint }),
     auditEntriesByTenant: () => trail.countByTenant(),
     auditCheckpoints: () => readAuditCheckpointStates(orm),
+    multipartAbortsByWorker: () => readMultipartAborts(orm),
     cacheTotals: () => customFields.cacheTotals(),
     ...(scanner ? { malwareScannerUp: () => scanner.ping({ signal: AbortSignal.timeout(2000) }).then(() => true, () => false) } : {}),
     onCollectError: (error) => logger.warn({ err: error }, "metrics: database gauges unavailable"),

@@ -5,6 +5,7 @@ import type { Logger } from "../logger.js";
 import { openDatabase } from "../adapters/postgres/orm.js";
 import { LifecycleObjectStore } from "../adapters/postgres/lifecycle-object-store.js";
 import { SweepObjectStore } from "../adapters/postgres/sweep-object-store.js";
+import { recordMultipartAborts } from "../adapters/postgres/multipart-upload-aborts.js";
 import { openS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
 import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
 import { FaultInjector } from "../../workflows/activities/fault-injection.js";
@@ -107,6 +108,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
             maxCssChars: config.scan.svgMaxCssChars,
           },
           retentionChanged: (ref, why) => lifecycle.retentionChanged(ref, why),
+          multipartAborted: (count) => recordMultipartAborts(orm, "deadline", count),
           now,
         },
         config.worker.faultInjection ? new FaultInjector() : undefined,
@@ -119,8 +121,10 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
         scanDeadlineSeconds: scanDeadlineSeconds(config),
         storageDeleteMaxFailedRuns: config.retention.storageDeleteMaxFailedRuns,
         pendingUploadSeconds: config.retention.tempUploadSeconds,
-        multipartAborted: (count) => {
-          if (count > 0) logger.info({ count }, "sweep aborted stale multipart uploads");
+        multipartAborted: async (count) => {
+          if (count === 0) return;
+          logger.info({ count }, "sweep aborted stale multipart uploads");
+          await recordMultipartAborts(orm, "sweep", count);
         },
         now,
       }),

@@ -40,6 +40,11 @@ export interface MetricsOptions {
    * (malware-scanner-gauges.ts). Asked at most once per `cacheMs`.
    */
   malwareScannerUp?: () => Promise<boolean>;
+  /**
+   * Multipart uploads the workers aborted, totals by who ended them (`deadline`, `sweep`), from
+   * PostgreSQL: read at each scrape (a table of two rows); without it the metric is left out.
+   */
+  multipartAbortsByWorker?: () => Promise<{ by: string; count: number }[]>;
   /** Told when a source cannot be read; its metrics are then absent from that scrape. */
   onCollectError?: (error: unknown) => void;
   now?: () => number;
@@ -58,6 +63,7 @@ export interface RpcMeters {
 /** Multipart uploads as the API drives them (the use cases' UploadMeters, src/app/files/deps.ts). */
 export interface UploadCounters {
   partsSigned(count: number): void;
+  uploadResumed(): void;
   multipartAborted(count: number, by: "client" | "deadline" | "sweep"): void;
 }
 
@@ -109,12 +115,18 @@ export function createMetrics(options: MetricsOptions): Metrics {
   if (options.auditCheckpoints) {
     registerAuditCheckpointGauges(registry, cachedReader(options.auditCheckpoints, options.cacheMs ?? 10_000, now, options.onCollectError));
   }
+  if (options.multipartAbortsByWorker) registerWorkerAbortCounter(registry, cachedReader(options.multipartAbortsByWorker, 0, now, options.onCollectError));
   if (options.cacheTotals) registerCacheCounter(registry, options.cacheTotals, options.onCollectError ?? (() => undefined));
   return { registry, rpc: { requests, durations, quotaRefusals }, uploads: uploadCounters(registry) };
 }
 
 function uploadCounters(registry: Registry): UploadCounters {
   const signed = new Counter({ name: "upload_parts_signed_total", help: "UploadPart URLs signed for multipart uploads (a part signed again counts again)", registers: [registry] });
+  const resumed = new Counter({
+    name: "uploads_resumed_total",
+    help: "ListUploadedParts calls that found parts already in storage: a client resuming a multipart upload",
+    registers: [registry],
+  });
   const aborted = new Counter({
     name: "multipart_uploads_aborted_total",
     help: "Incomplete multipart uploads aborted in storage by this process, by who ended them",
@@ -123,10 +135,30 @@ function uploadCounters(registry: Registry): UploadCounters {
   });
   return {
     partsSigned: (count) => signed.inc(count),
+    uploadResumed: () => resumed.inc(),
     multipartAborted: (count, by) => {
       if (count > 0) aborted.inc({ by }, count);
     },
   };
+}
+
+/**
+ * The workers' multipart aborts: totals kept in PostgreSQL, so every API replica reports the same
+ * values (aggregate with max) and they survive restarts. A counter: the totals only grow.
+ */
+function registerWorkerAbortCounter(registry: Registry, read: () => Promise<{ by: string; count: number }[] | undefined>): void {
+  const metric: Counter<"by"> = new Counter({
+    name: "multipart_uploads_aborted_by_worker_total",
+    help: "Incomplete multipart uploads the workers aborted in storage, by who ended them (deadline: the object's workflow; sweep), from PostgreSQL",
+    labelNames: ["by"],
+    registers: [registry],
+    async collect() {
+      const totals = await read();
+      metric.reset();
+      for (const by of ["deadline", "sweep"]) metric.inc({ by }, 0);
+      for (const row of totals ?? []) metric.inc({ by: row.by }, row.count);
+    },
+  });
 }
 
 /** One reading at a time, reused for `cacheMs`; a failed reading is not cached. */

@@ -8,7 +8,7 @@ import { minioRequestCounter, sumMetric } from "../../bench/minio-metrics.js";
 import { reasonOf } from "../support/errors.js";
 import { runCli } from "../support/cli-process.js";
 import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
-import { s3, sleep, stackConfig } from "../support/stack-access.js";
+import { s3, sleep, stackConfig, withTemporal } from "../support/stack-access.js";
 import { waitForStatus } from "../support/uploads.js";
 
 const MIB = 1024 * 1024;
@@ -119,6 +119,12 @@ describe("multipart uploads", () => {
     expect(object.status, JSON.stringify(object.scanResult)).toBe("READY");
     expect(await incompleteUploadsOf(object.storageKey)).toBe(0);
     expect(object.checksum).toBe(createHash("md5").update(bytes).digest("hex"));
+    // The whole file's SHA-256, verified by complete, is kept on the object and in the audit trail.
+    const declaredSha256 = createHash("sha256").update(bytes).digest("hex");
+    expect(object.contentSha256).toBe(declaredSha256);
+    const audit = await rest("GET", `/api/v1/uploads/${id}/audit`, { token });
+    const completed = audit.body.auditEntries.filter((e: any) => e.action === "UPLOAD_COMPLETED");
+    expect(completed.map((e: any) => e.details.contentSha256)).toEqual([declaredSha256]);
     // A second complete (another client, or a retry) gets the same outcome.
     const again = await rest("POST", `/api/v1/uploads/${id}/complete`, { token, body: { waitForResult: true } });
     expect(again.status).toBe(200);
@@ -145,9 +151,11 @@ describe("multipart uploads", () => {
     expect(parts).toHaveLength(4);
     const puts = await partPutsCounter();
     const before = await puts();
+    const resumedBefore = await apiCounter("uploads_resumed_total");
     await sendParts(token, id, parts.slice(0, 2));
     // The client crashed here. Resumed, it asks storage what it holds.
     const held = await uploadedParts(token, id);
+    expect((await apiCounter("uploads_resumed_total")) - resumedBefore).toBeGreaterThanOrEqual(1);
     expect(held.map((p) => [p.partNumber, Number(p.size)])).toEqual([
       [1, 8 * MIB],
       [2, 8 * MIB],
@@ -174,6 +182,30 @@ describe("multipart uploads", () => {
     expect(done.status).toBe(400);
     expect(reasonOf(done.body)).toBe("CHECKSUM_MISMATCH");
     expect((await rest("GET", `/api/v1/uploads/${id}`, { token })).status).toBe(404);
+  });
+
+  it("an operator lists the multipart uploads in progress by the UploadMode search attribute", async () => {
+    const tenant = uniqueTenant("mode");
+    const token = await tokenFor(tenant);
+    const multipart = await initiateMultipart(token, "IMPORT_FILE", "text/csv", 20 * MIB);
+    const single = await rest("POST", "/api/v1/uploads/initiate", {
+      token,
+      body: { objectClass: "IMPORT_FILE", ownerEntityType: "Loan", ownerEntityId: "l-1", originalFilename: "small.csv", contentType: "text/csv", fileSize: 1000, acceptMultipart: true },
+    });
+    expect(single.body.multipart).toBeUndefined();
+    const listed = (query: string) =>
+      withTemporal(async (client) => {
+        const ids: string[] = [];
+        for await (const w of client.workflow.list({ query: `TenantId = "${tenant}" AND ${query}` })) ids.push(w.workflowId);
+        return ids.sort();
+      });
+    const workflowOf = (object: { id: string }) => `object-${tenant}-${object.id}`;
+    await expect.poll(() => listed(`UploadMode = "MULTIPART" AND ObjectStatus = "PENDING_UPLOAD"`)).toEqual([workflowOf(multipart.storedObject)]);
+    await expect.poll(() => listed(`UploadMode = "SINGLE_PUT"`)).toEqual([workflowOf(single.body.storedObject)]);
+    // The history says so too: the run's input and summary name the multipart upload.
+    const summary = await withTemporal(async (client) => (await client.workflow.getHandle(workflowOf(multipart.storedObject)).describe()).staticSummary());
+    expect(summary).toMatch(/^multipart upload initiated/);
+    expect((await rest("POST", `/api/v1/uploads/${multipart.storedObject.id}/abort`, { token, body: {} })).status).toBe(200);
   });
 
   it("storage refuses a part whose bytes do not match its declared SHA-256", async () => {
@@ -222,12 +254,15 @@ describe("multipart uploads", () => {
     const token = await tokenFor(uniqueTenant());
     const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", 20 * MIB);
     const id = started.storedObject.id;
+    const abortedBefore = await apiCounter("multipart_uploads_aborted_by_worker_total", 'by="deadline"');
     await sendParts(token, id, [{ partNumber: 1, bytes: csvOf(8 * MIB) }]);
     expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(1);
     // RETENTION_TEMP_UPLOAD_SECONDS is 30 s in the test stack (global-setup.ts).
     await waitForStatus(token, id, ["GONE"], 60_000);
     for (let i = 0; i < 50 && (await incompleteUploadsOf(started.storedObject.storageKey)) > 0; i++) await sleep(200);
     expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(0);
+    // The worker's abort is counted where the API reports it (the worker serves no metrics).
+    await expect.poll(async () => (await apiCounter("multipart_uploads_aborted_by_worker_total", 'by="deadline"')) - abortedBefore).toBeGreaterThanOrEqual(1);
   });
 
   it("the CLI's upload, run again after an interruption, sends only the parts storage lacks", { timeout: 120_000 }, async () => {

@@ -104,6 +104,32 @@ describe("the storage backend enforces the signed PUT", () => {
 describe("complete", () => {
   const spec = () => ({ objectClass: "GENERAL_DOCUMENT", contentType: PNG, bytes: png(5, 5) });
 
+  it("keeps the SHA-256 declared at initiate, which storage checked, on the READY object and in UPLOAD_COMPLETED", async () => {
+    const token = await tokenFor(uniqueTenant());
+    const bytes = png(4, 4);
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    const started = await rest("POST", "/api/v1/uploads/initiate", {
+      token,
+      body: { objectClass: "GENERAL_DOCUMENT", ownerEntityType: "User", ownerEntityId: "sum", originalFilename: "a.png", contentType: PNG, fileSize: bytes.length, contentSha256: sha256.toUpperCase() },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    expect((await put(started.body, bytes)).status).toBe(200);
+    const id = started.body.storedObject.id;
+    const done = await complete(token, id);
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.storedObject).toMatchObject({ status: "READY", contentSha256: sha256 });
+    expect((await rest("GET", `/api/v1/uploads/${id}`, { token })).body.storedObject.contentSha256).toBe(sha256);
+    const audit = await rest("GET", `/api/v1/uploads/${id}/audit`, { token });
+    const completed = audit.body.auditEntries.find((e: any) => e.action === "UPLOAD_COMPLETED");
+    expect(completed?.details).toMatchObject({ contentSha256: sha256, checksum: md5(bytes) });
+  });
+
+  it("keeps no SHA-256 when none was declared", async () => {
+    const object = await uploadThrough(await tokenFor(uniqueTenant()), spec());
+    expect(object.status).toBe("READY");
+    expect(object.contentSha256 ?? "").toBe("");
+  });
+
   it("answers 400 UPLOAD_MISSING when nothing was uploaded, and the object stays PENDING_UPLOAD", async () => {
     const token = await tokenFor(uniqueTenant());
     const started = await initiate(token, spec());

@@ -31,7 +31,7 @@ async function abortAllStaleMultipartUploads(deps: SweepDeps, run: SweepRun): Pr
     aborted += page.aborted;
     after = page.next;
   } while (after);
-  deps.multipartAborted?.(aborted);
+  await deps.multipartAborted?.(aborted);
 }
 
 /** The retention sweep's activities: thin wrappers over the use cases in src/app/files/sweep. */

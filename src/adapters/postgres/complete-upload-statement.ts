@@ -2,7 +2,9 @@ import { type Actor, SYSTEM_ACTOR_ID } from "../../domain/actor.js";
 import { v7 as uuidv7 } from "uuid";
 import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
 import type { ScanResultView } from "../../domain/files/stored-object.js";
+import type { VerifiedDigests } from "../../domain/files/upload-verification.js";
 import { scanAuditDetails } from "./scan-audit.js";
+import { uploadCompletedDetails } from "./upload-completed-audit.js";
 import { STORED_OBJECT_COLUMNS } from "./stored-object-columns.js";
 
 /**
@@ -15,7 +17,7 @@ import { STORED_OBJECT_COLUMNS } from "./stored-object-columns.js";
 const SQL = `
 with moved as (
   update stored_objects
-     set status = ?, checksum_md5 = ?, uploaded_at = ?, updated_at = ?, scan_result = ?::jsonb,
+     set status = ?, checksum_md5 = ?, content_sha256 = ?, uploaded_at = ?, updated_at = ?, scan_result = ?::jsonb,
          retention_policy = ?, retention_expires_at = ?, ready_at = ?, is_current = ?
    where tenant_id = ? and id = ? and deleted_at is null and status = 'PENDING_UPLOAD'
   returning *
@@ -32,7 +34,7 @@ select ${STORED_OBJECT_COLUMNS} from moved`;
 export function completeUploadStatement(
   actor: Actor,
   id: string,
-  md5: string,
+  digests: VerifiedDigests,
   result: ScanResultView,
   settlement: ScanSettlement,
   now: Date,
@@ -40,11 +42,11 @@ export function completeUploadStatement(
   const ready = settlement.status === "READY";
   const at = now.toISOString();
   const params = [
-    settlement.status, md5, now, now, JSON.stringify(result),
+    settlement.status, digests.md5, digests.sha256 ?? null, now, now, JSON.stringify(result),
     settlement.retentionPolicy, settlement.retentionExpiresAt, ready ? now : null, ready,
     actor.tenantId, id,
     now, actor.tenantId, id,
-    uuidv7(), "UPLOAD_COMPLETED", actor.actorId, actor.requestId ?? null, "SUCCESS", JSON.stringify({ checksum: md5 }), at,
+    uuidv7(), "UPLOAD_COMPLETED", actor.actorId, actor.requestId ?? null, "SUCCESS", JSON.stringify(uploadCompletedDetails(digests)), at,
     uuidv7(), ready ? "SCAN_PASSED" : "SCAN_FAILED", SYSTEM_ACTOR_ID, actor.requestId ?? null, ready ? "SUCCESS" : "FAILURE",
     JSON.stringify(scanAuditDetails(result)), at,
   ];

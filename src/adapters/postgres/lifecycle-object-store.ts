@@ -5,7 +5,7 @@ import type { Actor } from "../../domain/actor.js";
 import type { ExpiryCandidate } from "../../domain/files/retention.js";
 import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
 import type { ObjectRecord, ScanResultView } from "../../domain/files/stored-object.js";
-import type { UploadMismatch } from "../../domain/files/upload-verification.js";
+import type { UploadMismatch, VerifiedDigests } from "../../domain/files/upload-verification.js";
 import { writeAuditOnce } from "./audit-once.js";
 import { writeAudit } from "./audit-store.js";
 import { completeUploadStatement } from "./complete-upload-statement.js";
@@ -32,18 +32,18 @@ export class LifecycleObjectStore implements LifecycleObjects {
     return latestUploadSession(this.orm, tenantId, objectId);
   }
 
-  markCompleted(actor: Actor, id: string, checksumMd5: string, now: Date): Promise<boolean> {
-    return inTransaction(this.orm, (em) => moveToScanning(em, actor, id, checksumMd5, now));
+  markCompleted(actor: Actor, id: string, digests: VerifiedDigests, now: Date): Promise<boolean> {
+    return inTransaction(this.orm, (em) => moveToScanning(em, actor, id, digests, now));
   }
 
-  async completeAndSettle(actor: Actor, id: string, md5: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled> {
+  async completeAndSettle(actor: Actor, id: string, digests: VerifiedDigests, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled> {
     if (settlement.supersedes) {
       return inTransaction(this.orm, async (em) => {
-        if (!(await moveToScanning(em, actor, id, md5, now))) return { changed: false, superseded: [] };
+        if (!(await moveToScanning(em, actor, id, digests, now))) return { changed: false, superseded: [] };
         return settleScan(em, actor, id, result, settlement, now);
       });
     }
-    const statement = completeUploadStatement(actor, id, md5, result, settlement, now);
+    const statement = completeUploadStatement(actor, id, digests, result, settlement, now);
     const rows = await withDatabase(this.orm, (em) => em.getConnection().execute<StoredObjectRow[]>(statement.sql, statement.params));
     return rows[0] ? { changed: true, superseded: [], record: toObjectRecord(rows[0]) } : { changed: false, superseded: [] };
   }

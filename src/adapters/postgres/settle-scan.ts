@@ -3,23 +3,25 @@ import { type Actor, SYSTEM_ACTOR_ID } from "../../domain/actor.js";
 import type { ScanSettlement } from "../../domain/files/scan-settlement.js";
 import type { ScanResultView } from "../../domain/files/stored-object.js";
 import type { Settled } from "../../app/files/lifecycle/port.js";
+import type { VerifiedDigests } from "../../domain/files/upload-verification.js";
 import { writeAudit } from "./audit-store.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
 import { UploadSessionRow } from "./entities/upload-session.js";
 import { makeCurrent } from "./replacement.js";
 import { live } from "./row-conditions.js";
 import { scanAuditDetails } from "./scan-audit.js";
+import { uploadCompletedDetails } from "./upload-completed-audit.js";
 
 /** PENDING_UPLOAD → SCANNING inside the caller's transaction; false when the row was not pending. */
-export async function moveToScanning(em: EntityManager, actor: Actor, id: string, checksumMd5: string, now: Date): Promise<boolean> {
+export async function moveToScanning(em: EntityManager, actor: Actor, id: string, digests: VerifiedDigests, now: Date): Promise<boolean> {
   const changed = await em.nativeUpdate(
     StoredObjectRow,
     { ...live(actor.tenantId, id), status: "PENDING_UPLOAD" },
-    { status: "SCANNING", checksumMd5, uploadedAt: now, updatedAt: now },
+    { status: "SCANNING", checksumMd5: digests.md5, contentSha256: digests.sha256 ?? null, uploadedAt: now, updatedAt: now },
   );
   if (changed === 0) return false;
   await em.nativeUpdate(UploadSessionRow, { tenantId: actor.tenantId, objectId: id, completedAt: null }, { completedAt: now });
-  await writeAudit(em, { objectId: id, action: "UPLOAD_COMPLETED", actor, details: { checksum: checksumMd5 }, at: now });
+  await writeAudit(em, { objectId: id, action: "UPLOAD_COMPLETED", actor, details: uploadCompletedDetails(digests), at: now });
   return true;
 }
 

@@ -8,7 +8,7 @@ export const STORED_OBJECT_COLUMNS = `
   id, tenant_id as "tenantId", storage_key as "storageKey", status, object_class as "objectClass",
   owner_entity_type as "ownerEntityType", owner_entity_id as "ownerEntityId",
   original_filename as "originalFilename", content_type as "contentType", file_size as "fileSize",
-  checksum_md5 as "checksumMd5", is_current as "isCurrent", legal_hold_reason as "legalHoldReason",
+  checksum_md5 as "checksumMd5", content_sha256 as "contentSha256", is_current as "isCurrent", legal_hold_reason as "legalHoldReason",
   legal_hold_placed_by as "legalHoldPlacedBy", legal_hold_placed_at as "legalHoldPlacedAt",
   retention_policy as "retentionPolicy", retention_expires_at as "retentionExpiresAt",
   scan_result as "scanResult", workflow_id as "workflowId", deleted_at as "deletedAt",

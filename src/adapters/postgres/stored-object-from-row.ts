@@ -24,6 +24,7 @@ export function toStoredObjectView(row: StoredObjectRow): StoredObjectView {
     retentionExpiresAt: iso(row.retentionExpiresAt),
     scanResult: (row.scanResult as ScanResultView | null) ?? undefined,
     checksum: row.checksumMd5 ?? undefined,
+    contentSha256: row.contentSha256 ?? undefined,
     createdAt: iso(row.createdAt)!,
     updatedAt: iso(row.updatedAt)!,
     uploadedAt: iso(row.uploadedAt),

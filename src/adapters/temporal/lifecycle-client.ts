@@ -18,7 +18,7 @@ import {
   type ObjectRef,
   retentionChangedSignal,
 } from "../../../workflows/definitions.js";
-import { OBJECT_CLASS, OBJECT_STATUS, OWNER_ENTITY_TYPE, TENANT_ID } from "../../../workflows/search-attributes.js";
+import { OBJECT_CLASS, OBJECT_STATUS, OWNER_ENTITY_TYPE, TENANT_ID, UPLOAD_MODE } from "../../../workflows/search-attributes.js";
 import { translateTemporalError } from "./temporal-errors.js";
 import { retryWhileTaskFailed } from "./workflow-task-failed.js";
 
@@ -61,14 +61,17 @@ export class LifecycleClient implements ObjectLifecycle {
       this.client.workflow.start(LIFECYCLE_WORKFLOW, {
         taskQueue: this.taskQueue,
         workflowId: lifecycleWorkflowId(ref.tenantId, ref.objectId),
-        staticSummary: "upload initiated: waits for complete until the abandoned-upload deadline",
+        staticSummary: `${start.uploadMode === "MULTIPART" ? "multipart upload" : "upload"} initiated: waits for complete until the abandoned-upload deadline`,
         ...(delayMs >= 1000 ? { startDelay: delayMs } : {}),
-        args: [{ ...ref, mode: "upload", pendingDeadline: start.pendingDeadline.toISOString(), timeouts: this.timeouts } satisfies LifecycleInput],
+        args: [
+          { ...ref, mode: "upload", pendingDeadline: start.pendingDeadline.toISOString(), uploadMode: start.uploadMode, timeouts: this.timeouts } satisfies LifecycleInput,
+        ],
         typedSearchAttributes: [
           { key: TENANT_ID, value: ref.tenantId },
           { key: OBJECT_STATUS, value: "PENDING_UPLOAD" },
           { key: OBJECT_CLASS, value: start.objectClass },
           { key: OWNER_ENTITY_TYPE, value: start.ownerEntityType },
+          { key: UPLOAD_MODE, value: start.uploadMode },
         ],
       }),
     );

@@ -24,6 +24,8 @@ export interface FileStorageDeps {
 /** What the upload use cases count. */
 export interface UploadMeters {
   partsSigned(count: number): void;
+  /** A client listed the parts of an upload that storage already holds some of: it resumes. */
+  uploadResumed(): void;
   /** `by`: the client's AbortUpload, the object's workflow at its deadline, or the sweep. */
   multipartAborted(count: number, by: "client" | "deadline" | "sweep"): void;
 }

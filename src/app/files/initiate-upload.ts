@@ -106,7 +106,7 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
   let view: StoredObjectView | undefined;
   ensureBeforeDeadline(call);
   try {
-    await deps.lifecycle.start(ref, { objectClass: rules.name, ownerEntityType: input.ownerEntityType, pendingDeadline });
+    await deps.lifecycle.start(ref, { objectClass: rules.name, ownerEntityType: input.ownerEntityType, pendingDeadline, uploadMode: multipart ? "MULTIPART" : "SINGLE_PUT" });
     ensureBeforeDeadline(call);
     view = await deps.store.createInitiated(object, session, audit, maxPending);
   } catch (error) {

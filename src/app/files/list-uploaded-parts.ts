@@ -9,5 +9,7 @@ export async function listUploadedParts(deps: FileStorageDeps, actor: Actor, obj
   const { object } = await pendingMultipart(deps, actor, objectId, mayUpdateAnyObject);
   const parts = await deps.storage.listParts(object.storageKey, await multipartUploadId(deps, object));
   if (!parts) throw new AppError("UPLOAD_NOT_PENDING", `upload ${objectId} was completed or aborted meanwhile`);
+  // Asking what storage holds, when it holds something, is what a resuming client does.
+  if (parts.length > 0) deps.meters?.uploadResumed();
   return parts;
 }

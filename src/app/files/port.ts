@@ -98,6 +98,8 @@ export interface LifecycleStart {
   objectClass: string;
   ownerEntityType: string;
   pendingDeadline: Date;
+  /** Parts of an S3 multipart upload, or one signed PUT. */
+  uploadMode: "MULTIPART" | "SINGLE_PUT";
 }
 
 export interface CompleteArgs {

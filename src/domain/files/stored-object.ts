@@ -55,6 +55,8 @@ export interface StoredObjectView {
   retentionExpiresAt?: string;
   scanResult?: ScanResultView;
   checksum?: string;
+  /** SHA-256 (hex) of the stored bytes: the one declared at initiate, once complete verified it. */
+  contentSha256?: string;
   createdAt: string;
   updatedAt: string;
   uploadedAt?: string;

@@ -9,6 +9,21 @@ export interface StoredBytes {
   sha256?: string;
 }
 
+/** What complete verified and keeps on the object: the MD5 of the stored bytes and, when declared, their SHA-256 (hex). */
+export interface VerifiedDigests {
+  md5: string;
+  sha256?: string;
+}
+
+/**
+ * The digests an upload that passed `findUploadMismatch` keeps. The declared SHA-256 was checked
+ * either by storage (bound on a single PUT's URL) or against the stored bytes (multipart): either
+ * way it is now the bytes' SHA-256, the same on every retry of complete.
+ */
+export function verifiedDigests(stored: Pick<StoredBytes, "md5">, declaredSha256: string | undefined): VerifiedDigests {
+  return declaredSha256 ? { md5: stored.md5, sha256: declaredSha256.toLowerCase() } : { md5: stored.md5 };
+}
+
 export type UploadMismatch = { reason: "SIZE_MISMATCH" | "CHECKSUM_MISMATCH"; message: string };
 
 export function findUploadMismatch(declaredSize: number, expectedMd5: string | undefined, stored: StoredBytes, expectedSha256?: string): UploadMismatch | undefined {

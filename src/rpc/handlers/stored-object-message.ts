@@ -51,6 +51,7 @@ export function toStoredObjectMessage(view: StoredObjectView): StoredObject {
         }
       : undefined,
     checksum: view.checksum ?? "",
+    contentSha256: view.contentSha256 ?? "",
     createdAt: ts(view.createdAt),
     updatedAt: ts(view.updatedAt),
     uploadedAt: ts(view.uploadedAt),

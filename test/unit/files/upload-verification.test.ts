@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { findUploadMismatch, missingUpload } from "../../../src/domain/files/upload-verification.js";
+import { findUploadMismatch, missingUpload, verifiedDigests } from "../../../src/domain/files/upload-verification.js";
 import { settleScan } from "../../../src/domain/files/scan-settlement.js";
 
 const md5 = "0123456789abcdef0123456789abcdef";
+
+describe("verifiedDigests", () => {
+  it("keeps the declared SHA-256, lowercased, with the MD5", () => expect(verifiedDigests({ md5 }, "AB".repeat(32))).toEqual({ md5, sha256: "ab".repeat(32) }));
+  it("keeps no SHA-256 when none was declared", () => expect(verifiedDigests({ md5 }, undefined)).toEqual({ md5 }));
+});
 
 describe("findUploadMismatch", () => {
   it("accepts the declared size without a checksum", () => expect(findUploadMismatch(10, undefined, { size: 10, md5 })).toBeUndefined());

@@ -12,6 +12,8 @@ export class StoredObjectRow {
   contentType!: string;
   fileSize!: string;
   checksumMd5?: string | null;
+  /** SHA-256 (hex) of the stored bytes, when the client declared one and complete verified it. */
+  contentSha256?: string | null;
   isCurrent = false;
   legalHoldReason?: string | null;
   legalHoldPlacedBy?: string | null;
@@ -50,6 +52,7 @@ export const StoredObjectSchema = new EntitySchema<StoredObjectRow>({
     contentType: { type: "string" },
     fileSize: { type: "bigint" },
     checksumMd5: { type: "string", nullable: true },
+    contentSha256: { type: "text", nullable: true },
     isCurrent: { type: "boolean" },
     legalHoldReason: { type: "text", nullable: true },
     legalHoldPlacedBy: { type: "string", nullable: true },

@@ -12,6 +12,8 @@ import { AuditHashChain } from "./0012-audit-hash-chain.js";
 import { AuditChainLinks } from "./0013-audit-chain-links.js";
 import { MalwareDatabases } from "./0014-malware-databases.js";
 import { WebhookDispatchWakeups } from "./0015-webhook-dispatch-wakeups.js";
+import { ContentSha256 } from "./0016-content-sha256.js";
+import { MultipartUploadAborts } from "./0017-multipart-upload-aborts.js";
 
 /** Listed explicitly: no file discovery at run time, the same list in dev, tests and production. */
 export const migrations = [
@@ -29,4 +31,6 @@ export const migrations = [
   { name: "0013-audit-chain-links", class: AuditChainLinks },
   { name: "0014-malware-databases", class: MalwareDatabases },
   { name: "0015-webhook-dispatch-wakeups", class: WebhookDispatchWakeups },
+  { name: "0016-content-sha256", class: ContentSha256 },
+  { name: "0017-multipart-upload-aborts", class: MultipartUploadAborts },
 ];

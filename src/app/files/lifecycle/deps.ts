@@ -25,6 +25,8 @@ export interface LifecyclePorts {
    * development mode without clamd (the worker refuses to start without it otherwise).
    */
   malware?: MalwareEngine;
+  /** Told how many incomplete multipart uploads an expiry aborted (counted for /metrics); absent where nothing is counted. */
+  multipartAborted?(count: number): Promise<void>;
   /** Re-arms another object's retention timer (signal-with-start of its workflow). */
   retentionChanged(ref: ObjectRef, why: LifecycleWake): Promise<void>;
   now(): Date;

@@ -12,7 +12,7 @@ import { finishStorageDelete } from "./storage-delete.js";
  * `correlationId` names the timer's workflow run (the sweep's or the object's own).
  */
 export async function expireObject(
-  ports: Pick<LifecyclePorts, "objects" | "storage" | "now">,
+  ports: Pick<LifecyclePorts, "objects" | "storage" | "now" | "multipartAborted">,
   ref: ObjectRef,
   correlationId: string,
 ): Promise<StepOutcome & { expired: boolean }> {
@@ -27,9 +27,12 @@ export async function expireObject(
  * An abandoned multipart upload leaves parts that no object ever holds: they go with it. Looked up
  * by key (one listing, empty for a single PUT); were it to fail, the sweep aborts them once stale.
  */
-async function abortAbandonedParts(ports: Pick<LifecyclePorts, "objects" | "storage">, ref: ObjectRef): Promise<void> {
+async function abortAbandonedParts(ports: Pick<LifecyclePorts, "objects" | "storage" | "multipartAborted">, ref: ObjectRef): Promise<void> {
   const record = await ports.objects.findRecord(ref.tenantId, ref.objectId);
-  if (record?.status === "PENDING_UPLOAD") await ports.storage.abortMultipart(record.storageKey);
+  if (record?.status !== "PENDING_UPLOAD") return;
+  const aborted = await ports.storage.abortMultipart(record.storageKey);
+  // A retry after the abort finds nothing left to abort: an abort is counted at most once.
+  if (aborted > 0) await ports.multipartAborted?.(aborted);
 }
 
 /**

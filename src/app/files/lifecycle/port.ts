@@ -3,7 +3,7 @@ import type { EngineVersion, MalwareVerdict } from "../../../domain/files/malwar
 import type { ExpiryCandidate } from "../../../domain/files/retention.js";
 import type { ScanSettlement } from "../../../domain/files/scan-settlement.js";
 import type { ObjectRecord, ScanResultView } from "../../../domain/files/stored-object.js";
-import type { UploadMismatch } from "../../../domain/files/upload-verification.js";
+import type { UploadMismatch, VerifiedDigests } from "../../../domain/files/upload-verification.js";
 import type { ObjectCatalog } from "../port.js";
 
 /** What a transition that may make a photo or logo current reports. */
@@ -23,10 +23,10 @@ export interface Settled {
 export interface LifecycleObjects extends Pick<ObjectCatalog, "latestSession" | "markStorageDeleted" | "auditOnce"> {
   /** Soft-deleted rows too: the lifecycle must see why its object is gone. */
   findRecord(tenantId: string, id: string): Promise<ObjectRecord | undefined>;
-  /** PENDING_UPLOAD → SCANNING. */
-  markCompleted(actor: Actor, id: string, md5: string, now: Date): Promise<boolean>;
+  /** PENDING_UPLOAD → SCANNING, the verified digests kept on the object and in UPLOAD_COMPLETED. */
+  markCompleted(actor: Actor, id: string, digests: VerifiedDigests, now: Date): Promise<boolean>;
   /** PENDING_UPLOAD → READY/REJECTED in one step: complete with an inline scan. */
-  completeAndSettle(actor: Actor, id: string, md5: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled>;
+  completeAndSettle(actor: Actor, id: string, digests: VerifiedDigests, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled>;
   /** SCANNING → READY/REJECTED. */
   finishScan(actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled>;
   /** A failed verification of a PENDING_UPLOAD object that no hold keeps: soft-deleted, the bucket delete owed. */

@@ -3,7 +3,7 @@ import { readsBoundedBytes } from "../../../domain/files/checks/scanner.js";
 import { settleScan } from "../../../domain/files/scan-settlement.js";
 import type { ObjectRecord } from "../../../domain/files/stored-object.js";
 import { removalBlocked } from "../../../domain/files/legal-hold.js";
-import { findUploadMismatch, missingUpload, type UploadMismatch } from "../../../domain/files/upload-verification.js";
+import { findUploadMismatch, missingUpload, type UploadMismatch, verifiedDigests } from "../../../domain/files/upload-verification.js";
 import type { ObjectRef } from "../../../domain/files/object-ref.js";
 import type { LifecyclePorts } from "./deps.js";
 import { etagIsMd5, objectByteSource, storedDigests } from "./object-bytes.js";
@@ -56,17 +56,19 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
   // A single PUT's signed URL bound the declared SHA-256 and storage checked it; a multipart
   // upload's parts were checked one by one, so the whole file is checked here, in the one read
   // that computes its MD5 (its ETag is not one).
-  const declaredSha256 = etagIsMd5(prefix.etag) ? undefined : (await ports.objects.latestSession(ref.tenantId, ref.objectId))?.contentSha256;
-  const digests = await storedDigests(ports.storage, record.storageKey, prefix.etag, whole, !!declaredSha256);
+  const declaredSha256 = (await ports.objects.latestSession(ref.tenantId, ref.objectId))?.contentSha256 || undefined;
+  const checkHere = !!declaredSha256 && !etagIsMd5(prefix.etag);
+  const digests = await storedDigests(ports.storage, record.storageKey, prefix.etag, whole, checkHere);
   const md5 = digests.md5;
-  const mismatch = findUploadMismatch(record.fileSize, request.checksum, { size: prefix.size, ...digests }, declaredSha256 ?? undefined);
+  const mismatch = findUploadMismatch(record.fileSize, request.checksum, { size: prefix.size, ...digests }, checkHere ? declaredSha256 : undefined);
   if (mismatch) return refuseMismatch(ports, actor, record, mismatch, md5, request.checksum);
+  const verified = verifiedDigests(digests, declaredSha256);
 
   // A hold placed while nothing was stored yet reaches the bucket object now that it exists.
   if (record.legalHold) await ports.storage.setLegalHold(record.storageKey, true);
   const now = ports.now();
   if (!inline) {
-    await ports.objects.markCompleted(actor, ref.objectId, md5, now);
+    await ports.objects.markCompleted(actor, ref.objectId, verified, now);
     return loadLifecycleState(ports, ref);
   }
   const scan = await scanObjectBytes(ports, record, objectByteSource(ports.storage, record.storageKey, prefix.size, prefix.bytes), {
@@ -75,12 +77,12 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
   if (isEngineFailure(scan)) {
     // No verdict now: the file waits in SCANNING for the scan activity, which retries the engine.
     ports.malware?.unavailable(ref, scan.error);
-    await ports.objects.markCompleted(actor, ref.objectId, md5, now);
+    await ports.objects.markCompleted(actor, ref.objectId, verified, now);
     return loadLifecycleState(ports, ref);
   }
   const finishedAt = ports.now();
   const settlement = settleScan(record.objectClass, scan.passed, finishedAt, ports.retention);
-  const settled = await ports.objects.completeAndSettle(actor, ref.objectId, md5, { ...scan, finishedAt: finishedAt.toISOString() }, settlement, now);
+  const settled = await ports.objects.completeAndSettle(actor, ref.objectId, verified, { ...scan, finishedAt: finishedAt.toISOString() }, settlement, now);
   await announceRetentionChanges(ports, ref.tenantId, settled.superseded, "superseded by a newer upload");
   return settled.record ? outcomeOf(settled.record) : loadLifecycleState(ports, ref);
 }

@@ -8,8 +8,8 @@ export interface SweepDeps {
   storage: Pick<ObjectStorage, "list" | "delete" | "listStaleMultipart" | "abortMultipartUpload">;
   /** The abandoned-upload deadline (RETENTION_TEMP_UPLOAD_SECONDS): older incomplete multipart uploads are aborted. */
   pendingUploadSeconds: number;
-  /** Told how many stale multipart uploads a run aborted. */
-  multipartAborted?(count: number): void;
+  /** Told how many stale multipart uploads a run aborted (logged, and counted for /metrics). */
+  multipartAborted?(count: number): Promise<void>;
   /** True while the object's own workflow is running (it will expire the object itself). */
   workflowRunning(ref: ObjectRef): Promise<boolean>;
   /** Tells the object's workflow (started again if it ended) to re-read its state and act. */

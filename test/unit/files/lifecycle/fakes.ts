@@ -9,6 +9,7 @@ import { STORAGE_DELETE_REASONS, storageDeleteAbandoned, storageDeleteNotice } f
 import type { DownloadBinding, ObjectStorage, UploadBinding } from "../../../../src/app/files/port.js";
 import type { Cursor } from "../../../../src/domain/pagination.js";
 import type { ScanSettlement } from "../../../../src/domain/files/scan-settlement.js";
+import type { VerifiedDigests } from "../../../../src/domain/files/upload-verification.js";
 import { type ObjectRecord, type ScanResultView } from "../../../../src/domain/files/stored-object.js";
 
 export const NOW = new Date("2026-03-01T12:00:00Z");
@@ -65,15 +66,15 @@ export class FakeObjects implements ObjectCatalog, LifecycleObjects, SweepObject
   async initiatorOf(_t: string, objectId: string) {
     return this.sessions.find((s) => s.objectId === objectId)?.initiatedBy;
   }
-  async markCompleted(actor: AuditRecord["actor"], id: string, md5: string, now: Date) {
+  async markCompleted(actor: AuditRecord["actor"], id: string, digests: VerifiedDigests, now: Date) {
     const row = this.live(id);
     if (row?.status !== "PENDING_UPLOAD") return false;
-    Object.assign(row, { status: "SCANNING", checksum: md5, uploadedAt: now.toISOString() });
-    this.auditLog.push({ objectId: id, action: "UPLOAD_COMPLETED", actor, at: now });
+    Object.assign(row, { status: "SCANNING", checksum: digests.md5, contentSha256: digests.sha256, uploadedAt: now.toISOString() });
+    this.auditLog.push({ objectId: id, action: "UPLOAD_COMPLETED", actor, details: { checksum: digests.md5, contentSha256: digests.sha256 }, at: now });
     return true;
   }
-  async completeAndSettle(actor: AuditRecord["actor"], id: string, md5: string, result: ScanResultView, settlement: ScanSettlement, now: Date) {
-    if (!(await this.markCompleted(actor, id, md5, now))) return { changed: false, superseded: [] as string[] };
+  async completeAndSettle(actor: AuditRecord["actor"], id: string, digests: VerifiedDigests, result: ScanResultView, settlement: ScanSettlement, now: Date) {
+    if (!(await this.markCompleted(actor, id, digests, now))) return { changed: false, superseded: [] as string[] };
     return this.finishScan(actor, id, result, settlement, now);
   }
   async finishScan(actor: AuditRecord["actor"], id: string, result: ScanResultView, settlement: ScanSettlement, now: Date) {

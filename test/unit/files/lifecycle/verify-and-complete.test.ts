@@ -50,6 +50,16 @@ describe("verifyAndComplete", () => {
     expect(objects.actions(record.id)).toEqual(["UPLOAD_COMPLETED", "SCAN_PASSED"]);
   });
 
+  it("keeps the SHA-256 declared at initiate (storage checked it on the PUT) on the object and in UPLOAD_COMPLETED", async () => {
+    const bytes = png(8, 8);
+    const { ref, record } = stored(bytes);
+    const declared = createHash("sha256").update(bytes).digest("hex");
+    objects.sessions.push({ objectId: record.id, contentSha256: declared.toUpperCase() } as never);
+    await verifyAndComplete(lifecyclePorts(objects, storage), ref, request);
+    expect((await objects.findRecord(ref.tenantId, record.id))?.contentSha256).toBe(declared);
+    expect(objects.auditLog.find((a) => a.action === "UPLOAD_COMPLETED")?.details).toMatchObject({ contentSha256: declared });
+  });
+
   it("refuses a wrong checksum and removes the file", async () => {
     const { ref, record } = stored(png(8, 8));
     const outcome = await verifyAndComplete(lifecyclePorts(objects, storage), ref, { ...request, checksum: "0".repeat(32) });

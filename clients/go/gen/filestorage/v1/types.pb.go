@@ -635,10 +635,13 @@ type StoredObject struct {
 	RetentionExpiresAt *timestamppb.Timestamp `protobuf:"bytes,14,opt,name=retention_expires_at,json=retentionExpiresAt,proto3" json:"retention_expires_at,omitempty"`
 	ScanResult         *ScanResult            `protobuf:"bytes,15,opt,name=scan_result,json=scanResult,proto3" json:"scan_result,omitempty"`
 	// MD5 of the stored bytes in hexadecimal, once the upload is verified.
-	Checksum      string                 `protobuf:"bytes,16,opt,name=checksum,proto3" json:"checksum,omitempty"`
-	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,18,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	UploadedAt    *timestamppb.Timestamp `protobuf:"bytes,19,opt,name=uploaded_at,json=uploadedAt,proto3" json:"uploaded_at,omitempty"`
+	Checksum   string                 `protobuf:"bytes,16,opt,name=checksum,proto3" json:"checksum,omitempty"`
+	CreatedAt  *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	UpdatedAt  *timestamppb.Timestamp `protobuf:"bytes,18,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	UploadedAt *timestamppb.Timestamp `protobuf:"bytes,19,opt,name=uploaded_at,json=uploadedAt,proto3" json:"uploaded_at,omitempty"`
+	// SHA-256 of the stored bytes in hexadecimal, when the client declared it at initiate
+	// (`content_sha256`) and complete verified the stored bytes against it; empty otherwise.
+	ContentSha256 string `protobuf:"bytes,20,opt,name=content_sha256,json=contentSha256,proto3" json:"content_sha256,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -804,6 +807,13 @@ func (x *StoredObject) GetUploadedAt() *timestamppb.Timestamp {
 		return x.UploadedAt
 	}
 	return nil
+}
+
+func (x *StoredObject) GetContentSha256() string {
+	if x != nil {
+		return x.ContentSha256
+	}
+	return ""
 }
 
 type AuditEntry struct {
@@ -1275,7 +1285,7 @@ const file_filestorage_v1_types_proto_rawDesc = "" +
 	"\tLegalHold\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x1b\n" +
 	"\tplaced_by\x18\x02 \x01(\tR\bplacedBy\x127\n" +
-	"\tplaced_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\bplacedAt\"\x99\a\n" +
+	"\tplaced_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\bplacedAt\"\xc0\a\n" +
 	"\fStoredObject\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
 	"\vstorage_key\x18\x02 \x01(\tR\n" +
@@ -1303,7 +1313,8 @@ const file_filestorage_v1_types_proto_rawDesc = "" +
 	"\n" +
 	"updated_at\x18\x12 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12;\n" +
 	"\vuploaded_at\x18\x13 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"uploadedAt\"\x87\x04\n" +
+	"uploadedAt\x12%\n" +
+	"\x0econtent_sha256\x18\x14 \x01(\tR\rcontentSha256\"\x87\x04\n" +
 	"\n" +
 	"AuditEntry\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
