@@ -4,24 +4,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
 import { describe, expect, inject, it } from "vitest";
-import { minioRequestCounter, sumMetric } from "../../bench/minio-metrics.js";
+import { sumMetric } from "../../bench/minio-metrics.js";
 import { reasonOf } from "../support/errors.js";
 import { runCli } from "../support/cli-process.js";
 import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { csvOf, partPutsCounter } from "../support/multipart.js";
 import { s3, sleep, stackConfig, withTemporal } from "../support/stack-access.js";
 import { waitForStatus } from "../support/uploads.js";
 
 const MIB = 1024 * 1024;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("base64");
-
-/** A CSV of `size` bytes: rows of 16 bytes, the last one cut short. */
-function csvOf(size: number): Uint8Array {
-  const row = Buffer.from("1234567,abcdefg\n");
-  const bytes = Buffer.alloc(size);
-  for (let at = 0; at < size; at += row.length) row.copy(bytes, at, 0, Math.min(row.length, size - at));
-  bytes[size - 1] = 0x0a;
-  return bytes;
-}
 
 async function initiateMultipart(token: string, objectClass: string, contentType: string, fileSize: number, declared: { contentSha256?: string } = {}) {
   const originalFilename = contentType === "text/csv" ? "big.csv" : "big.pdf";
@@ -81,17 +73,6 @@ async function incompleteUploadsOf(key: string): Promise<number> {
   } finally {
     client.destroy();
   }
-}
-
-/** UploadPart requests MinIO served, from its own request metrics (not from this client's word). */
-async function partPutsCounter() {
-  const storage = stackConfig().storage;
-  const counter = await minioRequestCounter({ endpoint: storage.endpoint, accessKey: storage.accessKey, secretKey: storage.secretKey }, "putobjectpart");
-  return async () => {
-    const value = await counter.read();
-    if (value === undefined) throw new Error(`MinIO request metrics unavailable: ${counter.problem}`);
-    return value;
-  };
 }
 
 /** A counter of the API's own /metrics (METRICS_PORT). */
