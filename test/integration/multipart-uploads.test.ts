@@ -9,7 +9,7 @@ import { reasonOf } from "../support/errors.js";
 import { runCli } from "../support/cli-process.js";
 import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { csvOf, partPutsCounter } from "../support/multipart.js";
-import { s3, sleep, stackConfig, withTemporal } from "../support/stack-access.js";
+import { s3, withTemporal } from "../support/stack-access.js";
 import { waitForStatus } from "../support/uploads.js";
 
 const MIB = 1024 * 1024;
@@ -240,8 +240,7 @@ describe("multipart uploads", () => {
     expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(1);
     // RETENTION_TEMP_UPLOAD_SECONDS is 30 s in the test stack (global-setup.ts).
     await waitForStatus(token, id, ["GONE"], 60_000);
-    for (let i = 0; i < 50 && (await incompleteUploadsOf(started.storedObject.storageKey)) > 0; i++) await sleep(200);
-    expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(0);
+    await expect.poll(() => incompleteUploadsOf(started.storedObject.storageKey), { timeout: 10_000, interval: 200 }).toBe(0);
     // The worker's abort is counted where the API reports it (the worker serves no metrics).
     await expect.poll(async () => (await apiCounter("multipart_uploads_aborted_by_worker_total", 'by="deadline"')) - abortedBefore).toBeGreaterThanOrEqual(1);
   });
