@@ -46,8 +46,16 @@ export function sumMetric(text: string, metric: string, label?: string): number 
   return seen ? sum : undefined;
 }
 
-/** A reader of the request counter (of one API when `api` is given); `read()` is undefined when MinIO does not expose it. */
-export async function minioRequestCounter(access: MinioAccess, api?: string): Promise<{ read(): Promise<number | undefined>; problem?: string }> {
+/**
+ * A reader of the request counter (of one API when `api` is given; `metric` is another counter of
+ * the same family, such as `minio_api_requests_errors_total`); `read()` is undefined when MinIO
+ * does not expose it.
+ */
+export async function minioRequestCounter(
+  access: MinioAccess,
+  api?: string,
+  metric = MINIO_REQUESTS_METRIC,
+): Promise<{ read(): Promise<number | undefined>; problem?: string }> {
   const bearer = await token(access);
   let problem: string | undefined;
   const read = async () => {
@@ -58,9 +66,12 @@ export async function minioRequestCounter(access: MinioAccess, api?: string): Pr
         problem = `GET ${MINIO_REQUESTS_PATH}: ${res.status} ${text.slice(0, 200)}`;
         return undefined;
       }
-      const total = sumMetric(text, MINIO_REQUESTS_METRIC, api && `name="${api}"`);
-      if (total === undefined) problem = `no ${MINIO_REQUESTS_METRIC} in ${MINIO_REQUESTS_PATH}`;
-      return total;
+      const total = sumMetric(text, metric, api && `name="${api}"`);
+      if (total !== undefined) return total;
+      // No series of this API in MinIO's answer: it has counted none of those requests yet.
+      if (api) return 0;
+      problem = `no ${metric} in ${MINIO_REQUESTS_PATH}`;
+      return undefined;
     } catch (error) {
       problem = error instanceof Error ? error.message : String(error);
       return undefined;

@@ -11,13 +11,24 @@ export function csvOf(size: number): Uint8Array {
   return bytes;
 }
 
-/** UploadPart requests MinIO served, from its own request metrics (not from a client's word). */
+/**
+ * UploadPart requests MinIO stored, from its own request metrics (not from a client's word): all
+ * it received but those it refused and those the client cancelled on the way (a closed tab).
+ */
 export async function partPutsCounter(): Promise<() => Promise<number>> {
   const storage = stackConfig().storage;
-  const counter = await minioRequestCounter({ endpoint: storage.endpoint, accessKey: storage.accessKey, secretKey: storage.secretKey }, "putobjectpart");
+  const access = { endpoint: storage.endpoint, accessKey: storage.accessKey, secretKey: storage.secretKey };
+  const counters = await Promise.all(
+    ["minio_api_requests_total", "minio_api_requests_errors_total", "minio_api_requests_canceled_total"].map((metric) => minioRequestCounter(access, "putobjectpart", metric)),
+  );
   return async () => {
-    const value = await counter.read();
-    if (value === undefined) throw new Error(`MinIO request metrics unavailable: ${counter.problem}`);
-    return value;
+    const [received, refused, cancelled] = await Promise.all(
+      counters.map(async (counter) => {
+        const value = await counter.read();
+        if (value === undefined) throw new Error(`MinIO request metrics unavailable: ${counter.problem}`);
+        return value;
+      }),
+    );
+    return received! - refused! - cancelled!;
   };
 }
