@@ -94,7 +94,11 @@ export async function sendMissingParts(
       sending.onPartSent?.(partNumber, range.end - range.start);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(sending.concurrency ?? PART_CONCURRENCY, missing.length)) }, sender));
+  // Settled, not Promise.all: when one sender stops (a failure, the signal) the others' parts in
+  // flight finish before the call answers, so a caller that resumes never races its own PUTs.
+  const settled = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(sending.concurrency ?? PART_CONCURRENCY, missing.length)) }, sender));
+  const failed = settled.find((outcome) => outcome.status === "rejected");
+  if (failed) throw failed.reason;
   progress.finish();
   return missing.length;
 }
