@@ -12,5 +12,11 @@ export interface StackContext {
 
 /** A benchmark group; `name` is what BENCH_ONLY selects. In-process groups need no stack. */
 export type BenchGroup =
-  | { name: string; kind: "stack"; run(context: StackContext): Promise<Figure[]> }
+  | {
+      name: string;
+      kind: "stack";
+      /** Settings the stack needs for this group (its API server and worker get them when the group is selected). */
+      stackEnv?: Record<string, string>;
+      run(context: StackContext): Promise<Figure[]>;
+    }
   | { name: string; kind: "in-process"; run(options: BenchOptions): Promise<Figure[]> };

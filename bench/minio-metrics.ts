@@ -18,6 +18,8 @@ export interface MinioAccess {
 
 export const MINIO_REQUESTS_PATH = "/minio/metrics/v3/api/requests";
 export const MINIO_REQUESTS_METRIC = "minio_api_requests_total";
+/** Request bytes MinIO received (bodies: a part's bytes), per API type, on the same endpoint. */
+export const MINIO_RECEIVED_BYTES_METRIC = "minio_api_requests_traffic_received_bytes";
 
 async function token(access: MinioAccess): Promise<string> {
   return new SignJWT({})
@@ -46,16 +48,13 @@ export function sumMetric(text: string, metric: string, label?: string): number 
   return seen ? sum : undefined;
 }
 
-/**
- * A reader of the request counter (of one API when `api` is given; `metric` is another counter of
- * the same family, such as `minio_api_requests_errors_total`); `read()` is undefined when MinIO
- * does not expose it.
- */
-export async function minioRequestCounter(
-  access: MinioAccess,
-  api?: string,
-  metric = MINIO_REQUESTS_METRIC,
-): Promise<{ read(): Promise<number | undefined>; problem?: string }> {
+/** A reader of the request counter (of one API when `api` is given); `read()` is undefined when MinIO does not expose it. */
+export function minioRequestCounter(access: MinioAccess, api?: string): Promise<{ read(): Promise<number | undefined>; problem?: string }> {
+  return minioMetricReader(access, MINIO_REQUESTS_METRIC, api && `name="${api}"`);
+}
+
+/** A reader of the sum of `metric`'s samples (those with `label` when given) at MINIO_REQUESTS_PATH. */
+export async function minioMetricReader(access: MinioAccess, metric: string, label?: string): Promise<{ read(): Promise<number | undefined>; problem?: string }> {
   const bearer = await token(access);
   let problem: string | undefined;
   const read = async () => {
@@ -66,10 +65,10 @@ export async function minioRequestCounter(
         problem = `GET ${MINIO_REQUESTS_PATH}: ${res.status} ${text.slice(0, 200)}`;
         return undefined;
       }
-      const total = sumMetric(text, metric, api && `name="${api}"`);
+      const total = sumMetric(text, metric, label);
       if (total !== undefined) return total;
-      // No series of this API in MinIO's answer: it has counted none of those requests yet.
-      if (api) return 0;
+      // No series with this label in MinIO's answer: it has counted none of those requests yet.
+      if (label) return 0;
       problem = `no ${metric} in ${MINIO_REQUESTS_PATH}`;
       return undefined;
     } catch (error) {

@@ -34,6 +34,8 @@ export interface BenchOptions {
   peerRounds: number;
   /** uploads-peers: sequential uploads per engine for the complete-to-READY latency. */
   peerSequential: number;
+  /** multipart: timed 200 MiB uploads of each client (ours, lib-storage), alternating. */
+  multipartRuns: number;
   /** Flow mode only: RETENTION_IMPORT_ARTIFACT_SECONDS of the stack (seed mode sets deadlines itself). */
   timerRetentionSeconds: number;
   /** Group names to run; empty runs all. */
@@ -75,6 +77,7 @@ export function readOptions(env: Record<string, string | undefined>): BenchOptio
     peerSeconds: int("BENCH_PEER_SECONDS", 5),
     peerRounds: int("BENCH_PEER_ROUNDS", 3),
     peerSequential: int("BENCH_PEER_SEQUENTIAL", 30),
+    multipartRuns: int("BENCH_MULTIPART_RUNS", 3),
     timerRetentionSeconds: int("BENCH_TIMER_RETENTION_SECONDS", 20),
     only: (env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean),
   };

@@ -45,8 +45,10 @@
  *                                     8 MiB PDF at 16); the defaults take about 2-3 minutes
  *   BENCH_PEER_SEQUENTIAL=30          uploads-peers: sequential uploads per engine (complete-to-READY
  *                                     p50/p99 against tusd's final PATCH)
+ *   BENCH_MULTIPART_RUNS=3            multipart: timed 200 MiB uploads of each client (ours, lib-storage), alternating
  *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, limits, fields, filter, audit, audit-chain, load,
- *                                     uploads-peers, timers (without a stack group, no stack is started)
+ *                                     uploads-peers, multipart, timers (without a stack group, no stack is started).
+ *                                     A partial run replaces its own figures in results.json and keeps the others
  *   BENCH_TEMPORAL_MODES=dev,server   the upload groups (put, scan, load, uploads-peers) run on each: the
  *                                     Temporal CLI's dev server, then the Temporal server on PostgreSQL
  *                                     (TEMPORAL_MODE=server); their figures are named for the mode
@@ -56,7 +58,7 @@
  *   BENCH_NODE_OPTIONS="--flag"       Node flags for the API server and the worker only, to measure a
  *                                     tuning against a run without it
  */
-import { renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiLatency } from "./api-latency.js";
@@ -73,13 +75,15 @@ import { describeMachine, machineLine } from "./machine.js";
 import { readOptions, type BenchOptions } from "./options.js";
 import { retentionTimers } from "./retention-timers.js";
 import { load } from "./load.js";
+import { multipart } from "./multipart.js";
 import { scanLatency } from "./scan-latency.js";
 import { uploadsPeers } from "./uploads-peers.js";
 import { startBenchStack, type BenchStack, type TemporalMode } from "./stack.js";
+import { mergeResults, type ResultsFile } from "./results-file.js";
 import { progress } from "./support.js";
 import { markdownTable, textTable } from "./table.js";
 
-const GROUPS: BenchGroup[] = [apiLatency, dataPath, scanLatency, csvScan, limits, customFields, filterQuery, auditSearch, auditChain, load, uploadsPeers, retentionTimers];
+const GROUPS: BenchGroup[] = [apiLatency, dataPath, scanLatency, csvScan, limits, customFields, filterQuery, auditSearch, auditChain, load, uploadsPeers, multipart, retentionTimers];
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(benchDir);
@@ -116,12 +120,14 @@ async function runGroups(
   return { figures, failures, groupOf };
 }
 
-function writeResults(figures: Figure[], machine: ReturnType<typeof describeMachine>): void {
-  // Written aside and renamed, so an interrupted run never leaves half a results.json.
+function writeResults(figures: Figure[], machine: ReturnType<typeof describeMachine>, only: string[]): void {
   const target = path.join(benchDir, "results.json");
-  writeFileSync(`${target}.tmp`, `${JSON.stringify({ machine, results: figures }, null, 2)}\n`);
+  const previous = existsSync(target) ? (JSON.parse(readFileSync(target, "utf8")) as ResultsFile) : undefined;
+  const merged = mergeResults(previous, { machine, figures, groups: only.length > 0 ? only : undefined });
+  // Written aside and renamed, so an interrupted run never leaves half a results.json.
+  writeFileSync(`${target}.tmp`, `${JSON.stringify(merged, null, 2)}\n`);
   renameSync(`${target}.tmp`, target);
-  writeFileSync(path.join(benchDir, "README-table.md"), markdownTable(figures, machine));
+  writeFileSync(path.join(benchDir, "README-table.md"), markdownTable(merged.results, merged.machine, merged.partialRuns));
 }
 
 /** The groups whose figures depend on the Temporal server the uploads run through. */
@@ -164,7 +170,8 @@ async function main(): Promise<number> {
     for (const turn of plan(groups, modes)) {
       if (turn.groups.some((g) => g.kind === "stack")) {
         progress(`starting the stack (${MODE_NAMES[turn.mode]})`);
-        stack = await startBenchStack(root, { RETENTION_IMPORT_ARTIFACT_SECONDS: String(options.timerRetentionSeconds) }, turn.mode);
+        const groupEnv = Object.assign({}, ...turn.groups.map((g) => (g.kind === "stack" ? g.stackEnv : undefined)));
+        stack = await startBenchStack(root, { RETENTION_IMPORT_ARTIFACT_SECONDS: String(options.timerRetentionSeconds), ...groupEnv }, turn.mode);
         progress(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       }
       const ran = await runGroups(turn.groups, options, stack);
@@ -176,7 +183,7 @@ async function main(): Promise<number> {
       stack = undefined;
     }
     console.log(`\n${machineLine(machine)}\n\n${textTable(figures)}\n`);
-    writeResults(figures, machine);
+    writeResults(figures, machine, options.only);
     for (const failure of failures) console.error(`FAILED ${failure}`);
     progress(`total ${((Date.now() - started) / 1000).toFixed(0)} s; wrote bench/results.json and bench/README-table.md`);
     return failures.length === 0 ? 0 : 1;

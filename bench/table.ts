@@ -1,6 +1,7 @@
 /** The figures as an aligned text table (terminal) and as a markdown table (README). */
 import type { Figure } from "./figure.js";
 import { machineLine, type Machine } from "./machine.js";
+import type { PartialRun } from "./results-file.js";
 
 const HEADERS = ["Benchmark", "Ours", "Baseline", "Ratio", "Notes"];
 
@@ -21,11 +22,12 @@ export function textTable(figures: readonly Figure[]): string {
   return [line(all[0]), widths.map((w) => "-".repeat(w)).join("  "), ...all.slice(1).map(line)].join("\n");
 }
 
-export function markdownTable(figures: readonly Figure[], machine: Machine): string {
+export function markdownTable(figures: readonly Figure[], machine: Machine, partialRuns: readonly PartialRun[] = []): string {
   const escape = (cell: string) => cell.replaceAll("|", "\\|");
   const line = (row: string[]) => `| ${row.map(escape).join(" | ")} |`;
   return [
     `Measured on ${machineLine(machine)}. Ratio = ours ÷ baseline. Baselines are measured in the same run, except the fixed references: the spec's 1-3 s, file sizes, the sweep interval and Temporal's limits.`,
+    ...partialRuns.map((run) => `\nRows of a later run of ${run.groups.join(", ")} only (${run.figures.join("; ")}): measured on ${machineLine(run.machine)}.`),
     "",
     line(HEADERS),
     line(HEADERS.map(() => "---")),

@@ -10,8 +10,17 @@ import type { ApiClients } from "@files-and-fields/client/node";
 import type { ProgressBar } from "./progress.js";
 import { type ByteRange, putFile } from "./transfer.js";
 
-/** Parts signed per SignUploadParts call (the contract's bound). */
-const SIGN_BATCH = 100;
+/** Parts in flight at once: enough to keep a link busy while one part's request starts or ends. */
+export const PART_CONCURRENCY = 4;
+
+export interface PartSending {
+  /** Parts hashed, signed and sent at once (PART_CONCURRENCY by default). */
+  concurrency?: number;
+  /** Aborted: no further part is started (those in flight finish) and the call rejects with its reason. */
+  signal?: AbortSignal;
+  /** Each part storage accepted, as it is accepted. */
+  onPartSent?(partNumber: number, bytes: number): void;
+}
 
 interface UploadState {
   objectId: string;
@@ -48,7 +57,11 @@ async function sha256Of(file: string, range: ByteRange): Promise<string> {
   return hash.digest("base64");
 }
 
-/** Sends the parts storage does not hold yet; answers how many were sent. */
+/**
+ * Sends the parts storage does not hold yet; answers how many were sent. Each of `concurrency`
+ * senders takes the next missing part, hashes it, has it signed and PUTs it, so hashing, signing
+ * and sending overlap instead of hashing the whole file before the first byte leaves.
+ */
 export async function sendMissingParts(
   files: ApiClients["files"],
   objectId: string,
@@ -56,6 +69,7 @@ export async function sendMissingParts(
   size: number,
   partSize: number,
   progress: ProgressBar,
+  sending: PartSending = {},
 ): Promise<number> {
   const ranges = new Map<number, ByteRange>();
   for (let start = 0, n = 1; start < size; start += partSize, n++) ranges.set(n, { start, end: Math.min(size, start + partSize) });
@@ -69,14 +83,22 @@ export async function sendMissingParts(
     }
   }
   const missing = [...ranges.entries()];
-  for (let at = 0; at < missing.length; at += SIGN_BATCH) {
-    const batch = missing.slice(at, at + SIGN_BATCH);
-    const request = await Promise.all(
-      batch.map(async ([partNumber, range]) => ({ partNumber, contentLength: BigInt(range.end - range.start), contentSha256: await sha256Of(file, range) })),
-    );
-    const { parts: signed } = await files.signUploadParts({ objectId, parts: request });
-    for (const part of signed) await putFile(part.uploadUrl, part.uploadHeaders, file, progress, ranges.get(part.partNumber));
-  }
+  let next = 0;
+  const sender = async () => {
+    while (next < missing.length) {
+      sending.signal?.throwIfAborted();
+      const [partNumber, range] = missing[next++];
+      const contentSha256 = await sha256Of(file, range);
+      const { parts: signed } = await files.signUploadParts({ objectId, parts: [{ partNumber, contentLength: BigInt(range.end - range.start), contentSha256 }] });
+      await putFile(signed[0].uploadUrl, signed[0].uploadHeaders, file, progress, range);
+      sending.onPartSent?.(partNumber, range.end - range.start);
+    }
+  };
+  // Settled, not Promise.all: when one sender stops (a failure, the signal) the others' parts in
+  // flight finish before the call answers, so a caller that resumes never races its own PUTs.
+  const settled = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(sending.concurrency ?? PART_CONCURRENCY, missing.length)) }, sender));
+  const failed = settled.find((outcome) => outcome.status === "rejected");
+  if (failed) throw failed.reason;
   progress.finish();
   return missing.length;
 }

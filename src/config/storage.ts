@@ -3,6 +3,7 @@ import type { Env } from "./env.js";
 import { ConfigError } from "./config-error.js";
 import { MAX_PART_BYTES, MIN_PART_BYTES } from "../domain/files/part-plan.js";
 import { boolean, integer, optional, required, url } from "./env-values.js";
+import { parseClassMaxSizes, type ClassMaxSizes } from "./class-max-sizes.js";
 
 export interface StorageConfig {
   endpoint: string;
@@ -14,6 +15,8 @@ export interface StorageConfig {
   presignUploadExpirySeconds: number;
   presignDownloadExpirySeconds: number;
   maxFileSizeBytes: number;
+  /** Class maxima that replace the class table's (STORAGE_CLASS_MAX_FILE_SIZE_BYTES); maxFileSizeBytes still bounds them. */
+  classMaxFileSizeBytes: ClassMaxSizes;
   /** Objects of one tenant in PENDING_UPLOAD at once; the next initiate is refused. */
   maxPendingUploadsPerTenant: number;
   /** Where the bucket has S3 Object Lock, legal holds are mirrored onto bucket objects. */
@@ -53,6 +56,7 @@ export function parseStorage(env: Env): StorageConfig {
     presignUploadExpirySeconds: integer(env, "STORAGE_PRESIGN_UPLOAD_EXPIRY_SECONDS", 300),
     presignDownloadExpirySeconds: integer(env, "STORAGE_PRESIGN_DOWNLOAD_EXPIRY_SECONDS", 900),
     maxFileSizeBytes: integer(env, "STORAGE_MAX_FILE_SIZE_BYTES", 52_428_800),
+    classMaxFileSizeBytes: parseClassMaxSizes(env),
     maxPendingUploadsPerTenant: integer(env, "STORAGE_MAX_PENDING_UPLOADS_PER_TENANT", 1000),
     objectLock: boolean(env, "STORAGE_OBJECT_LOCK", false),
     connectTimeoutSeconds: integer(env, "STORAGE_CONNECT_TIMEOUT_SECONDS", 5),

@@ -1,5 +1,5 @@
 /** What the multipart tests share: big valid files, and MinIO's own count of the parts it received. */
-import { minioRequestCounter } from "../../bench/minio-metrics.js";
+import { minioMetricReader } from "../../bench/minio-metrics.js";
 import { stackConfig } from "./stack-access.js";
 
 /** A CSV of `size` bytes: rows of 16 bytes, the last one cut short. */
@@ -19,7 +19,7 @@ export async function partPutsCounter(): Promise<() => Promise<number>> {
   const storage = stackConfig().storage;
   const access = { endpoint: storage.endpoint, accessKey: storage.accessKey, secretKey: storage.secretKey };
   const counters = await Promise.all(
-    ["minio_api_requests_total", "minio_api_requests_errors_total", "minio_api_requests_canceled_total"].map((metric) => minioRequestCounter(access, "putobjectpart", metric)),
+    ["minio_api_requests_total", "minio_api_requests_errors_total", "minio_api_requests_canceled_total"].map((metric) => minioMetricReader(access, metric, 'name="putobjectpart"')),
   );
   return async () => {
     const [received, refused, cancelled] = await Promise.all(

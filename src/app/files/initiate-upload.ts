@@ -46,7 +46,7 @@ export interface InitiateResult {
  * before either (before the rows, the workflow it started is withdrawn like after a failed insert).
  */
 export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input: InitiateInput, call?: CallScope): Promise<InitiateResult> {
-  const rules = checkUploadDeclaration(input, deps.storageConfig.maxFileSizeBytes);
+  const rules = checkUploadDeclaration(input, deps.storageConfig.maxFileSizeBytes, deps.storageConfig.classMaxFileSizeBytes);
   const now = deps.now();
   const objectId = deps.newId();
   const contentType = normalizeContentType(input.contentType);

@@ -1,7 +1,7 @@
 import { AppError } from "../errors.js";
 import { canonicalContentType, normalizeContentType } from "./checks/content-types.js";
 import { extensionContradiction, hasHiddenCharacters, normalizeFilename } from "./filename.js";
-import { classRules, type ObjectClassRules } from "./object-classes.js";
+import { classRules, type ObjectClassName, type ObjectClassRules } from "./object-classes.js";
 
 export interface UploadDeclaration {
   objectClass: string;
@@ -54,13 +54,19 @@ function checkExtension(name: string, contentType: string): void {
   }
 }
 
+/** The class's rules with the maximum configuration gives it, if any (STORAGE_CLASS_MAX_FILE_SIZE_BYTES). */
+export function withConfiguredMax(rules: ObjectClassRules, classMaxBytes: Partial<Record<ObjectClassName, number>>): ObjectClassRules {
+  const configured = classMaxBytes[rules.name];
+  return configured === undefined ? rules : { ...rules, maxSizeBytes: configured };
+}
+
 /**
  * The initiate checks of the specification: class, type, size (class maximum and the global
- * STORAGE_MAX_FILE_SIZE_BYTES), owner and file name (checked in NFC, as initiate stores it, and
+ * STORAGE_MAX_FILE_SIZE_BYTES; a class maximum may be configured), owner and file name (checked in NFC, as initiate stores it, and
  * its extension against the declared type). Returns the class rules that apply.
  */
-export function checkUploadDeclaration(declaration: UploadDeclaration, globalMaxBytes: number): ObjectClassRules {
-  const rules = classRules(declaration.objectClass);
+export function checkUploadDeclaration(declaration: UploadDeclaration, globalMaxBytes: number, classMaxBytes: Partial<Record<ObjectClassName, number>> = {}): ObjectClassRules {
+  const rules = withConfiguredMax(classRules(declaration.objectClass), classMaxBytes);
   checkOwner(declaration);
   const filename = normalizeFilename(declaration.originalFilename);
   checkFilename(filename);

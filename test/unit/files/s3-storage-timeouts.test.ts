@@ -43,6 +43,7 @@ function config(port: number): StorageConfig {
     presignPartExpirySeconds: 3600,
     maxPendingUploadsPerTenant: 1000,
     maxFileSizeBytes: 1024,
+    classMaxFileSizeBytes: {},
     objectLock: false,
     connectTimeoutSeconds: 1,
     requestTimeoutSeconds: 1,

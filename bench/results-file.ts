@@ -1,0 +1,33 @@
+/**
+ * bench/results.json: the figures of the last full run, and those a partial run (BENCH_ONLY)
+ * measured since, each partial run named with its groups and machine line, so a table that
+ * mixes runs says which rows came from which.
+ */
+import type { Figure } from "./figure.js";
+import type { Machine } from "./machine.js";
+
+export interface PartialRun {
+  groups: string[];
+  machine: Machine;
+  /** The figures it wrote, by name. */
+  figures: string[];
+}
+
+export interface ResultsFile {
+  machine: Machine;
+  results: Figure[];
+  partialRuns?: PartialRun[];
+}
+
+/** A full run replaces everything; a partial one replaces its figures (by name), appends new ones and keeps the rest. */
+export function mergeResults(previous: ResultsFile | undefined, run: { machine: Machine; figures: Figure[]; groups: string[] | undefined }): ResultsFile {
+  if (!previous || !run.groups) return { machine: run.machine, results: run.figures };
+  const fresh = new Map(run.figures.map((f) => [f.name, f]));
+  const kept = previous.results.map((f) => fresh.get(f.name) ?? f);
+  const added = run.figures.filter((f) => !previous.results.some((p) => p.name === f.name));
+  const names = run.figures.map((f) => f.name);
+  const earlier = (previous.partialRuns ?? [])
+    .map((p) => ({ ...p, figures: p.figures.filter((name) => !names.includes(name)) }))
+    .filter((p) => p.figures.length > 0);
+  return { machine: previous.machine, results: [...kept, ...added], partialRuns: [...earlier, { groups: run.groups, machine: run.machine, figures: names }] };
+}
