@@ -129,6 +129,13 @@ describe("uppyAwsS3Options", () => {
     expect(calls.at(-1)).toMatchObject({ method: "abortUpload", request: { objectId: OBJECT_ID } });
   });
 
+  it("escapes what it puts in the XML it answers with", async () => {
+    const { options } = adapter();
+    const odd = "a<b>&\"c'";
+    const completed = await options.signRequest({ method: "POST", key: odd, uploadId: odd });
+    expect(xmlOf(completed.url)).toContain("<Key>a&lt;b&gt;&amp;&quot;c&apos;</Key>");
+  });
+
   it("answers ListParts with the parts storage holds, for a resumed upload", async () => {
     const { options } = adapter();
     const listed = await options.signRequest({ method: "GET", key: OBJECT_ID, uploadId: OBJECT_ID });
