@@ -11,9 +11,10 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planParts } from "../../src/domain/files/part-plan.js";
-import { csv, png } from "../fixtures/files/index.js";
+import { png } from "../fixtures/files/index.js";
 import { launchChromium } from "../support/chromium.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
+import { csvOf } from "../support/multipart.js";
 import { startProcessPair, type ProcessPair } from "../support/process-pair.js";
 
 const MIB = 1024 * 1024;
@@ -30,13 +31,11 @@ const files = mkdtempSync(path.join(tmpdir(), "uppy-test-"));
 /** The storage PUTs the page made: the part number of each UploadPart, or "whole" for a single PUT. */
 const puts: { part: string }[] = [];
 
-/** A CSV of rows of 16 bytes, about `size` bytes long: valid for IMPORT_FILE. */
+/** A valid IMPORT_FILE CSV of `size` bytes, written for the page's file input. */
 function csvFile(name: string, size: number): { file: string; bytes: number } {
-  const rows = Array.from({ length: Math.ceil(size / 16) }, (_, i) => [String(i).padStart(7, "0"), "abcdefg"]);
-  const bytes = csv(rows, { lineBreak: "\n" });
   const file = path.join(files, name);
-  writeFileSync(file, bytes);
-  return { file, bytes: bytes.length };
+  writeFileSync(file, csvOf(size));
+  return { file, bytes: size };
 }
 
 beforeAll(async () => {
