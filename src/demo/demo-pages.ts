@@ -1,8 +1,10 @@
 /**
  * Serves the demo page (development only; startApi serves it only with DEVELOPMENT_MODE=true):
  * GET /demo, /demo/app.js (src/demo/app.ts bundled by esbuild at the first request), /demo/sw.js
- * (the service worker that lets the page open offline, offline-shell-worker.ts, bundled alike)
- * and /demo/token (a development token, only when the server verifies the HS256 secret).
+ * (the service worker that lets the page open offline, offline-shell-worker.ts, bundled alike),
+ * the Uppy page, /demo/uppy and /demo/uppy.js (uppy-page.ts: @uppy/core and @uppy/aws-s3 with the
+ * client package's adapter, docs/uppy.md), and /demo/token (a development token, only when the
+ * server verifies the HS256 secret).
  */
 import { readFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
@@ -73,6 +75,8 @@ async function bundleApp(logger: Logger, entry = "./app.ts", format: "esm" | "ii
 export function createDemoPages(options: DemoPagesOptions): Record<string, RequestHandler> {
   const html = once(() => readFile(new URL("./index.html", import.meta.url), "utf8"));
   const app = once(() => bundleApp(options.logger));
+  const uppyHtml = once(() => readFile(new URL("./uppy.html", import.meta.url), "utf8"));
+  const uppyApp = once(() => bundleApp(options.logger, "./uppy-page.ts"));
   // A classic script: module service workers are not in every browser that runs the page.
   const serviceWorker = once(() => bundleApp(options.logger, "./offline-shell-worker.ts", "iife"));
   const script = (bundle: () => Promise<string>, headers: Record<string, string> = {}) =>
@@ -87,6 +91,8 @@ export function createDemoPages(options: DemoPagesOptions): Record<string, Reque
   const pages: Record<string, RequestHandler> = {
     "/demo": getOnly(async (_url, res) => send(res, 200, "text/html; charset=utf-8", await html())),
     "/demo/app.js": script(app),
+    "/demo/uppy": getOnly(async (_url, res) => send(res, 200, "text/html; charset=utf-8", await uppyHtml())),
+    "/demo/uppy.js": script(uppyApp),
     // Its own path is /demo/sw.js; the header lets its scope be /demo, the page itself.
     "/demo/sw.js": script(serviceWorker, { "service-worker-allowed": "/demo" }),
   };

@@ -74,6 +74,18 @@ const refused = await client.resolveForCreate("Customer", { code: "de-1234" }).t
 console.log(JSON.stringify({ changed: synced.changed, values, refused }));
 `;
 
+/** The Uppy adapter from the package, in a project without Uppy: the options it gives a 20 MB and a 1 KB file. */
+const UPPY_OPTIONS = `
+import { createFileStorageClient } from "@files-and-fields/client/browser-uploader";
+import { uppyAwsS3Options } from "@files-and-fields/client/uppy";
+
+const client = createFileStorageClient({ baseUrl: "http://127.0.0.1:1", token: () => "t" });
+const options = uppyAwsS3Options(client, { objectClass: "GENERAL_DOCUMENT", ownerEntityType: "Customer", ownerEntityId: "c1" });
+const big = { name: "big.pdf", size: 20_000_000, type: "application/pdf" };
+const small = { name: "small.pdf", size: 1_000, type: "application/pdf" };
+console.log(JSON.stringify({ multipart: [options.shouldUseMultipart(big), options.shouldUseMultipart(small)], chunk: options.getChunkSize({ size: big.size }) }));
+`;
+
 /** The page's module: the installed browser uploader, called from the test through window. */
 const PAGE_MODULE = `
 import { createConnectUploadApi, createFileStorageClient, createUpload } from "@files-and-fields/client/browser-uploader";
@@ -108,6 +120,7 @@ beforeAll(async () => {
   writeFileSync(path.join(consumer, "upload.ts"), NODE_UPLOAD);
   writeFileSync(path.join(consumer, "fields.ts"), NODE_FIELDS);
   writeFileSync(path.join(consumer, "page.ts"), PAGE_MODULE);
+  writeFileSync(path.join(consumer, "uppy.ts"), UPPY_OPTIONS);
   // The registry (or npm's cache) provides the package's dependencies, as for any installation.
   await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", path.join(work, tarball!)], { cwd: consumer, env: strangerEnv() });
   const { build } = await import("esbuild");
@@ -147,6 +160,11 @@ describe("the packed client package in an empty project", () => {
     const env = strangerEnv({ API_URL: apiUrl(), TOKEN: await tokenFor(uniqueTenant("package")), FILE_BASE64: Buffer.from(png(8, 8)).toString("base64") });
     const { stdout } = await run(process.execPath, ["upload.ts"], { cwd: consumer, env });
     expect(JSON.parse(stdout)).toEqual({ status: "READY" });
+  });
+
+  it("gives Uppy's AwsS3 options from the package, without Uppy installed", async () => {
+    const { stdout } = await run(process.execPath, ["uppy.ts"], { cwd: consumer, env: strangerEnv() });
+    expect(JSON.parse(stdout)).toEqual({ multipart: [true, false], chunk: 8 * 1024 * 1024 });
   });
 
   it("evaluates custom fields offline in Node with the fields client (formula, pattern)", async () => {

@@ -49,6 +49,7 @@ await build({
   entryPoints: {
     browser: from("src/clients/browser.ts"),
     "browser-uploader": from("src/browser-uploader/index.ts"),
+    uppy: from("src/uppy/index.ts"),
     "fields-client": from("src/fields-client/index.ts"),
   },
 });

@@ -23,6 +23,17 @@ export function planParts(fileSize: number, thresholdBytes: number, partSizeByte
   return { partSize, partCount: Math.max(1, Math.ceil(fileSize / partSize)) };
 }
 
+/**
+ * The length of part `partNumber` (from 1) of a file of `fileSize` bytes cut in `partSize` parts:
+ * what a client that only knows a part's number (Uppy's signRequest) declares when it signs it.
+ * Undefined beyond the last part.
+ */
+export function partLength(fileSize: number, partSize: number, partNumber: number): number | undefined {
+  const start = (partNumber - 1) * partSize;
+  if (!Number.isInteger(partNumber) || partNumber < 1 || start >= fileSize) return undefined;
+  return Math.min(partSize, fileSize - start);
+}
+
 /** A part a client asks to sign: its number and exact length. */
 export interface PartRequest {
   partNumber: number;

@@ -37,6 +37,18 @@ describe("the demo pages", () => {
     expect(await app.text()).toContain("// packages/client/src/browser-uploader/uploader.ts");
   });
 
+  it("serve the Uppy page and its script, Uppy and the client package's adapter bundled", async () => {
+    const base = await serve(SECRET);
+    const page = await fetch(`${base}/demo/uppy`);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(await page.text()).toContain('src="/demo/uppy.js"');
+    const app = await fetch(`${base}/demo/uppy.js`);
+    expect(app.status).toBe(200);
+    const code = await app.text();
+    expect(code).toContain("// packages/client/src/uppy/aws-s3-options.ts");
+    expect(code).toContain("// node_modules/@uppy/aws-s3/lib/index.js");
+  });
+
   it("serve the service worker as a classic script whose scope may be /demo itself", async () => {
     const base = await serve(SECRET);
     const worker = await fetch(`${base}/demo/sw.js`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../../src/domain/errors.js";
-import { checkPartRequests, checkPartsTotal, MAX_PART_BYTES, MAX_PARTS, MIN_PART_BYTES, planParts } from "../../../src/domain/files/part-plan.js";
+import { checkPartRequests, checkPartsTotal, MAX_PART_BYTES, MAX_PARTS, MIN_PART_BYTES, partLength, planParts } from "../../../src/domain/files/part-plan.js";
 
 const MIB = 1024 * 1024;
 
@@ -69,5 +69,23 @@ describe("checkPartsTotal", () => {
 
   it("refuses a sum above the class maximum with FILE_TOO_LARGE", () => {
     expect(reasonOf(() => checkPartsTotal([8 * MIB, 8 * MIB, 8 * MIB], 20 * MIB))).toBe("FILE_TOO_LARGE");
+  });
+});
+
+describe("partLength", () => {
+  it("gives every part but the last the part size, and the last the rest", () => {
+    const plan = planParts(20_000_000, 16 * MIB, 8 * MIB)!;
+    const lengths = Array.from({ length: plan.partCount }, (_, i) => partLength(20_000_000, plan.partSize, i + 1));
+    expect(lengths).toEqual([8 * MIB, 8 * MIB, 20_000_000 - 16 * MIB]);
+  });
+
+  it("gives an exact multiple's last part the whole part size", () => {
+    expect(partLength(16 * MIB, 8 * MIB, 2)).toBe(8 * MIB);
+  });
+
+  it("answers undefined for a part number outside the file", () => {
+    expect(partLength(16 * MIB, 8 * MIB, 3)).toBeUndefined();
+    expect(partLength(16 * MIB, 8 * MIB, 0)).toBeUndefined();
+    expect(partLength(16 * MIB, 8 * MIB, 1.5)).toBeUndefined();
   });
 });
