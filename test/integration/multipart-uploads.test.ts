@@ -8,7 +8,7 @@ import { sumMetric } from "../../bench/minio-metrics.js";
 import { reasonOf } from "../support/errors.js";
 import { runCli } from "../support/cli-process.js";
 import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
-import { csvOf, partPutsCounter } from "../support/multipart.js";
+import { csvOf, objectReadsCounter, partPutsCounter } from "../support/multipart.js";
 import { s3, withTemporal } from "../support/stack-access.js";
 import { waitForStatus } from "../support/uploads.js";
 
@@ -110,6 +110,25 @@ describe("multipart uploads", () => {
     const again = await rest("POST", `/api/v1/uploads/${id}/complete`, { token, body: { waitForResult: true } });
     expect(again.status).toBe(200);
     expect(again.body.storedObject.status).toBe("READY");
+  });
+
+  it("with nothing declared, the file is read once after it is stored: the scan's read computes its MD5", { timeout: 120_000 }, async () => {
+    const token = await tokenFor(uniqueTenant());
+    const bytes = csvOf(20_000_000);
+    const id = (await initiateMultipart(token, "IMPORT_FILE", "text/csv", bytes.length)).storedObject.id;
+    await sendParts(token, id, cut(bytes, 8 * MIB));
+    const reads = await objectReadsCounter();
+    const before = await reads();
+    const done = await rest("POST", `/api/v1/uploads/${id}/complete`, { token, body: {} });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const object = await waitForStatus(token, id, ["READY", "REJECTED"], 60_000);
+    expect(object.status, JSON.stringify(object.scanResult)).toBe("READY");
+    expect(object.checksum).toBe(createHash("md5").update(bytes).digest("hex"));
+    // Complete's one-byte probe that the object exists, the scan's ranged read of the magic bytes,
+    // then its single stream; complete used to stream the whole file for its MD5 before that.
+    expect(await reads()).toBe(before + 3);
+    const audit = await rest("GET", `/api/v1/uploads/${id}/audit`, { token });
+    expect(audit.body.auditEntries.find((e: any) => e.action === "UPLOAD_COMPLETED").details).not.toHaveProperty("checksum");
   });
 
   it("a client that does not accept multipart gets one PUT URL for the same size, as before", async () => {

@@ -1,4 +1,4 @@
-/** What the multipart tests share: big valid files, and MinIO's own count of the parts it received. */
+/** What the multipart tests share: big valid files, and MinIO's own count of the parts it received and the reads it served. */
 import { minioMetricReader } from "../../bench/minio-metrics.js";
 import { stackConfig } from "./stack-access.js";
 
@@ -30,5 +30,19 @@ export async function partPutsCounter(): Promise<() => Promise<number>> {
       }),
     );
     return received! - refused! - cancelled!;
+  };
+}
+
+/**
+ * GetObject requests MinIO served (a ranged read is one too), from its own request metrics: how
+ * many times the service read a stored object, whatever the code that did it believes.
+ */
+export async function objectReadsCounter(): Promise<() => Promise<number>> {
+  const storage = stackConfig().storage;
+  const counter = await minioMetricReader({ endpoint: storage.endpoint, accessKey: storage.accessKey, secretKey: storage.secretKey }, "minio_api_requests_total", 'name="getobject"');
+  return async () => {
+    const value = await counter.read();
+    if (value === undefined) throw new Error(`MinIO request metrics unavailable: ${counter.problem}`);
+    return value;
   };
 }

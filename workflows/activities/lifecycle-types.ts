@@ -1,6 +1,6 @@
 import type { CompleteOutcome, CompleteRequest } from "../../src/app/files/lifecycle/verify-and-complete.js";
 import type { StepOutcome } from "../../src/app/files/lifecycle/step-outcome.js";
-import type { ScanResultView } from "../../src/domain/files/stored-object.js";
+import type { StoredObjectScan } from "../../src/app/files/lifecycle/scan-stored-object.js";
 import type { ObjectRef } from "../definitions.js";
 
 /**
@@ -14,8 +14,8 @@ export type WithFault<T> = T & { fault?: FaultPoint };
 /** The activities of an object's lifecycle; workflows import this type only. */
 export interface LifecycleActivities {
   verifyAndComplete(ref: ObjectRef, request: CompleteRequest): Promise<WithFault<CompleteOutcome>>;
-  scanObject(ref: ObjectRef): Promise<ScanResultView | undefined>;
-  finishScan(ref: ObjectRef, result: ScanResultView, requestId?: string): Promise<WithFault<StepOutcome>>;
+  scanObject(ref: ObjectRef): Promise<StoredObjectScan | undefined>;
+  finishScan(ref: ObjectRef, result: StoredObjectScan, requestId?: string): Promise<WithFault<StepOutcome>>;
   expireObject(ref: ObjectRef): Promise<WithFault<StepOutcome>>;
   loadLifecycleState(ref: ObjectRef): Promise<WithFault<StepOutcome>>;
 }

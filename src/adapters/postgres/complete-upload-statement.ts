@@ -42,7 +42,7 @@ export function completeUploadStatement(
   const ready = settlement.status === "READY";
   const at = now.toISOString();
   const params = [
-    settlement.status, digests.md5, digests.sha256 ?? null, now, now, JSON.stringify(result),
+    settlement.status, digests.md5 ?? null, digests.sha256 ?? null, now, now, JSON.stringify(result),
     settlement.retentionPolicy, settlement.retentionExpiresAt, ready ? now : null, ready,
     actor.tenantId, id,
     now, actor.tenantId, id,

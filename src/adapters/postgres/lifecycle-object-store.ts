@@ -48,8 +48,8 @@ export class LifecycleObjectStore implements LifecycleObjects {
     return rows[0] ? { changed: true, superseded: [], record: toObjectRecord(rows[0]) } : { changed: false, superseded: [] };
   }
 
-  finishScan(actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled> {
-    return inTransaction(this.orm, (em) => settleScan(em, actor, id, result, settlement, now));
+  finishScan(actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date, md5?: string): Promise<Settled> {
+    return inTransaction(this.orm, (em) => settleScan(em, actor, id, result, settlement, now, md5));
   }
 
   failUpload(actor: Actor, id: string, reason: UploadMismatch["reason"], details: Record<string, unknown>, now: Date): Promise<boolean> {

@@ -25,8 +25,11 @@ export async function moveToScanning(em: EntityManager, actor: Actor, id: string
   return true;
 }
 
-/** SCANNING → READY/REJECTED inside the caller's transaction; a photo or logo may become current. */
-export async function settleScan(em: EntityManager, actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled> {
+/**
+ * SCANNING → READY/REJECTED inside the caller's transaction; a photo or logo may become current.
+ * `md5`, computed by the scan's read, fills a checksum complete left empty (never replaces one).
+ */
+export async function settleScan(em: EntityManager, actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date, md5?: string): Promise<Settled> {
   const ready = settlement.status === "READY";
   const changed = await em.nativeUpdate(
     StoredObjectRow,
@@ -42,6 +45,7 @@ export async function settleScan(em: EntityManager, actor: Actor, id: string, re
     },
   );
   if (changed === 0) return { changed: false, superseded: [] };
+  if (md5) await em.nativeUpdate(StoredObjectRow, { ...live(actor.tenantId, id), checksumMd5: null }, { checksumMd5: md5 });
   const system = { ...actor, actorId: SYSTEM_ACTOR_ID };
   await writeAudit(em, {
     objectId: id,

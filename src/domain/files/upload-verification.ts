@@ -4,14 +4,18 @@
  */
 export interface StoredBytes {
   size: number;
-  md5: string;
+  /** Absent where complete left the MD5 to the scan's read (`md5ReadAtComplete`). */
+  md5?: string;
   /** Hex SHA-256, computed where storage did not check it (a multipart upload's whole file). */
   sha256?: string;
 }
 
-/** What complete verified and keeps on the object: the MD5 of the stored bytes and, when declared, their SHA-256 (hex). */
+/**
+ * What complete verified and keeps on the object: the MD5 of the stored bytes (absent where the
+ * scan computes it, `md5ReadAtComplete`) and, when declared, their SHA-256 (hex).
+ */
 export interface VerifiedDigests {
-  md5: string;
+  md5?: string;
   sha256?: string;
 }
 
@@ -21,7 +25,29 @@ export interface VerifiedDigests {
  * way it is now the bytes' SHA-256, the same on every retry of complete.
  */
 export function verifiedDigests(stored: Pick<StoredBytes, "md5">, declaredSha256: string | undefined): VerifiedDigests {
-  return declaredSha256 ? { md5: stored.md5, sha256: declaredSha256.toLowerCase() } : { md5: stored.md5 };
+  return { ...(stored.md5 ? { md5: stored.md5 } : {}), ...(declaredSha256 ? { sha256: declaredSha256.toLowerCase() } : {}) };
+}
+
+/** What complete knows when it decides whether to read every stored byte. */
+export interface CompleteReadFacts {
+  /** Storage's ETag is the MD5 (a single PUT): nothing to read for it. */
+  etagIsMd5: boolean;
+  /** The client named an MD5 at complete: it is checked now. */
+  declaredMd5: boolean;
+  /** A whole-file SHA-256 was declared at initiate that storage did not check (multipart): checked now. */
+  sha256ToCheck: boolean;
+  /** Complete scans the file itself (small image or PDF) and so reads its bytes anyway. */
+  inlineScan: boolean;
+}
+
+/**
+ * Whether complete computes the MD5 of the stored bytes. Only where something must be checked
+ * now, or the bytes are read anyway: otherwise (a multipart upload, nothing declared) reading
+ * every byte here would read the file twice, since the scan reads it all again; the scan's read
+ * computes the MD5 instead and the object gets it with its verdict.
+ */
+export function md5ReadAtComplete(facts: CompleteReadFacts): boolean {
+  return facts.etagIsMd5 || facts.declaredMd5 || facts.sha256ToCheck || facts.inlineScan;
 }
 
 export type UploadMismatch = { reason: "SIZE_MISMATCH" | "CHECKSUM_MISMATCH"; message: string };

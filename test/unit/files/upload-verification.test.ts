@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findUploadMismatch, missingUpload, verifiedDigests } from "../../../src/domain/files/upload-verification.js";
+import { findUploadMismatch, md5ReadAtComplete, missingUpload, verifiedDigests } from "../../../src/domain/files/upload-verification.js";
 import { settleScan } from "../../../src/domain/files/scan-settlement.js";
 
 const md5 = "0123456789abcdef0123456789abcdef";
@@ -37,5 +37,24 @@ describe("settleScan", () => {
   });
   it("a passed photo supersedes the current one", () => {
     expect(settleScan("USER_PROFILE_PHOTO", true, now, durations)).toMatchObject({ status: "READY", supersedes: true, supersededExpiresAt: new Date(now.getTime() + 30_000) });
+  });
+});
+
+describe("md5ReadAtComplete", () => {
+  const none = { etagIsMd5: false, declaredMd5: false, sha256ToCheck: false, inlineScan: false };
+
+  it("leaves the MD5 to the scan only when nothing needs the bytes now (a multipart upload, nothing declared)", () => {
+    expect(md5ReadAtComplete(none)).toBe(false);
+  });
+
+  it.each(["etagIsMd5", "declaredMd5", "sha256ToCheck", "inlineScan"] as const)("computes it at complete when %s", (fact) => {
+    expect(md5ReadAtComplete({ ...none, [fact]: true })).toBe(true);
+  });
+});
+
+describe("verifiedDigests without an MD5", () => {
+  it("keeps only what complete has", () => {
+    expect(verifiedDigests({}, undefined)).toEqual({});
+    expect(verifiedDigests({}, "AB")).toEqual({ sha256: "ab" });
   });
 });

@@ -27,8 +27,8 @@ export interface LifecycleObjects extends Pick<ObjectCatalog, "latestSession" | 
   markCompleted(actor: Actor, id: string, digests: VerifiedDigests, now: Date): Promise<boolean>;
   /** PENDING_UPLOAD → READY/REJECTED in one step: complete with an inline scan. */
   completeAndSettle(actor: Actor, id: string, digests: VerifiedDigests, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled>;
-  /** SCANNING → READY/REJECTED. */
-  finishScan(actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date): Promise<Settled>;
+  /** SCANNING → READY/REJECTED; `md5`, the scan's, becomes the checksum of an object that has none. */
+  finishScan(actor: Actor, id: string, result: ScanResultView, settlement: ScanSettlement, now: Date, md5?: string): Promise<Settled>;
   /** A failed verification of a PENDING_UPLOAD object that no hold keeps: soft-deleted, the bucket delete owed. */
   failUpload(actor: Actor, id: string, reason: UploadMismatch["reason"], details: Record<string, unknown>, now: Date): Promise<boolean>;
   /** Soft-deletes when `isDue` holds for the row as it is under its lock. */

@@ -3,7 +3,7 @@ import { readsBoundedBytes } from "../../../domain/files/checks/scanner.js";
 import { settleScan } from "../../../domain/files/scan-settlement.js";
 import type { ObjectRecord } from "../../../domain/files/stored-object.js";
 import { removalBlocked } from "../../../domain/files/legal-hold.js";
-import { findUploadMismatch, missingUpload, type UploadMismatch, verifiedDigests } from "../../../domain/files/upload-verification.js";
+import { findUploadMismatch, md5ReadAtComplete, missingUpload, type UploadMismatch, verifiedDigests } from "../../../domain/files/upload-verification.js";
 import type { ObjectRef } from "../../../domain/files/object-ref.js";
 import type { LifecyclePorts } from "./deps.js";
 import { etagIsMd5, objectByteSource, storedDigests } from "./object-bytes.js";
@@ -58,7 +58,9 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
   // that computes its MD5 (its ETag is not one).
   const declaredSha256 = (await ports.objects.latestSession(ref.tenantId, ref.objectId))?.contentSha256 || undefined;
   const checkHere = !!declaredSha256 && !etagIsMd5(prefix.etag);
-  const digests = await storedDigests(ports.storage, record.storageKey, prefix.etag, whole, checkHere);
+  const readsMd5 = md5ReadAtComplete({ etagIsMd5: etagIsMd5(prefix.etag), declaredMd5: !!request.checksum, sha256ToCheck: checkHere, inlineScan: inline });
+  // Not read here: the scan's single read computes the MD5 and finishScan keeps it.
+  const digests = readsMd5 ? await storedDigests(ports.storage, record.storageKey, prefix.etag, whole, checkHere) : { md5: undefined };
   const md5 = digests.md5;
   const mismatch = findUploadMismatch(record.fileSize, request.checksum, { size: prefix.size, ...digests }, checkHere ? declaredSha256 : undefined);
   if (mismatch) return refuseMismatch(ports, actor, record, mismatch, md5, request.checksum);
@@ -101,7 +103,7 @@ async function refuseMismatch(
   actor: Actor,
   record: ObjectRecord,
   mismatch: UploadMismatch,
-  md5: string,
+  md5: string | undefined,
   expected: string | undefined,
 ): Promise<CompleteOutcome> {
   const ref = { tenantId: record.tenantId, objectId: record.id };

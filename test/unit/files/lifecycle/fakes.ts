@@ -77,10 +77,10 @@ export class FakeObjects implements ObjectCatalog, LifecycleObjects, SweepObject
     if (!(await this.markCompleted(actor, id, digests, now))) return { changed: false, superseded: [] as string[] };
     return this.finishScan(actor, id, result, settlement, now);
   }
-  async finishScan(actor: AuditRecord["actor"], id: string, result: ScanResultView, settlement: ScanSettlement, now: Date) {
+  async finishScan(actor: AuditRecord["actor"], id: string, result: ScanResultView, settlement: ScanSettlement, now: Date, md5?: string) {
     const row = this.live(id);
     if (row?.status !== "SCANNING") return { changed: false, superseded: [] as string[] };
-    Object.assign(row, { status: settlement.status, retentionPolicy: settlement.retentionPolicy, scanResult: result });
+    Object.assign(row, { status: settlement.status, retentionPolicy: settlement.retentionPolicy, scanResult: result, checksum: row.checksum ?? md5 });
     this.auditLog.push({ objectId: id, action: result.passed ? "SCAN_PASSED" : "SCAN_FAILED", actor, at: now });
     return { changed: true, superseded: [] as string[] };
   }
@@ -201,12 +201,15 @@ export class FakeStorage implements ObjectStorage {
   readonly objects = new Map<string, Uint8Array>();
   readonly holds = new Set<string>();
   readonly requests: string[] = [];
+  /** Keys stored by a multipart upload: their ETag is not the MD5 of the bytes. */
+  readonly multipart = new Set<string>();
 
   async readPrefix(key: string, length: number) {
     this.requests.push("readPrefix");
     const bytes = this.objects.get(key);
     if (!bytes) return undefined;
-    return { bytes: bytes.subarray(0, length), size: bytes.length, etag: createHash("md5").update(bytes).digest("hex") };
+    const md5 = createHash("md5").update(bytes).digest("hex");
+    return { bytes: bytes.subarray(0, length), size: bytes.length, etag: this.multipart.has(key) ? `${md5.slice(0, 31)}0-2` : md5 };
   }
   async readRange(key: string, offset: number, length: number) {
     this.requests.push("readRange");
