@@ -16,8 +16,29 @@ import { loadStack } from "../../src/stack/load-stack.js";
 import { findFreePort } from "../../src/stack/free-port.js";
 import { ProcessSupervisor } from "../support/process-supervisor.js";
 
-let stack: Stack | undefined;
-let supervisor: ProcessSupervisor | undefined;
+/** What the stack's projects are given (`inject`), the same for each. */
+interface Provided {
+  apiUrl: string;
+  controlUrl: string;
+  stackEnv: Record<string, string>;
+  /** The API server's and the worker's logs (api.log, worker.log). */
+  logDir: string;
+  /** Where the test clamd's signature database is: a test writes it again, then RELOAD. */
+  clamdDatabaseDir: string;
+}
+
+/**
+ * The integration files come in two projects (vitest.config.ts: those that share the stack at once
+ * and those that need it alone), and vitest runs each project's global setup with its own module
+ * instance. One stack serves both: the first setup starts it, the last teardown stops it.
+ */
+interface SharedStack {
+  ready: Promise<{ provided: Provided; stop: () => Promise<void> }>;
+  users: number;
+}
+const SHARED = Symbol.for("files-and-fields.integration-stack");
+const registry = globalThis as unknown as Record<symbol, SharedStack | undefined>;
+
 
 export const TEST_RETENTION = {
   RETENTION_TEMP_UPLOAD_SECONDS: "30",
@@ -27,6 +48,18 @@ export const TEST_RETENTION = {
 };
 
 export default async function setup(project: TestProject) {
+  const shared = (registry[SHARED] ??= { ready: startShared(), users: 0 });
+  shared.users++;
+  const { provided, stop } = await shared.ready;
+  for (const [key, value] of Object.entries(provided)) project.provide(key as keyof Provided, value);
+  return async () => {
+    if (--shared.users > 0) return;
+    registry[SHARED] = undefined;
+    await stop();
+  };
+}
+
+async function startShared(): Promise<{ provided: Provided; stop: () => Promise<void> }> {
   const root = process.cwd();
   const dataDir = path.join(root, ".test-data", `run-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
@@ -37,7 +70,7 @@ export default async function setup(project: TestProject) {
     Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|STORAGE_|TEMPORAL_(?!MODE$)|REDIS_URL|CLAMD_|PORT$|DEVELOPMENT_MODE$|AUTH_|METRICS_)/.test(k)),
   );
   const { startStack } = await loadStack();
-  stack = await startStack({ projectRoot: root, dataDir, env: clean, ports: "free", log: quiet });
+  const stack: Stack = await startStack({ projectRoot: root, dataDir, env: clean, ports: "free", log: quiet });
   const port = await findFreePort();
   const env: Record<string, string> = {
     ...(clean as Record<string, string>),
@@ -72,31 +105,27 @@ export default async function setup(project: TestProject) {
     // a test's writes and its own checks. Tests start the checkpoint workflow themselves.
     AUDIT_CHECKPOINT_INTERVAL_SECONDS: "31536000",
   };
-  supervisor = new ProcessSupervisor(root, env, path.join(dataDir, "logs"));
+  const supervisor = new ProcessSupervisor(root, env, path.join(dataDir, "logs"));
   await supervisor.startApi();
   await supervisor.startWorker();
   const controlUrl = await supervisor.listenControl(stack.services);
-  project.provide("apiUrl", `http://127.0.0.1:${port}`);
-  project.provide("controlUrl", controlUrl);
-  project.provide("stackEnv", env);
-  project.provide("logDir", path.join(dataDir, "logs"));
-  // The stack's clamd loads its signatures from here (src/stack/clamd.ts's layout).
-  project.provide("clamdDatabaseDir", path.join(dataDir, "clamd", "database"));
-  return async () => {
-    await supervisor?.stopAll();
-    await stack?.stop();
+  const provided: Provided = {
+    apiUrl: `http://127.0.0.1:${port}`,
+    controlUrl,
+    stackEnv: env,
+    logDir: path.join(dataDir, "logs"),
+    // The stack's clamd loads its signatures from here (src/stack/clamd.ts's layout).
+    clamdDatabaseDir: path.join(dataDir, "clamd", "database"),
+  };
+  const stop = async () => {
+    await supervisor.stopAll();
+    await stack.stop();
     if (!process.env.TEST_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
   };
+  return { provided, stop };
 }
 
 declare module "vitest" {
-  export interface ProvidedContext {
-    apiUrl: string;
-    controlUrl: string;
-    stackEnv: Record<string, string>;
-    /** The API server's and the worker's logs (api.log, worker.log). */
-    logDir: string;
-    /** Where the test clamd's signature database is: a test writes it again, then RELOAD. */
-    clamdDatabaseDir: string;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merges the stack's values into vitest's
+  export interface ProvidedContext extends Provided {}
 }

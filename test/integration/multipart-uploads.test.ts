@@ -2,84 +2,13 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
-import { describe, expect, inject, it } from "vitest";
-import { sumMetric } from "../../bench/minio-metrics.js";
+import { describe, expect, it } from "vitest";
 import { reasonOf } from "../support/errors.js";
 import { runCli } from "../support/cli-process.js";
 import { apiUrl, rest, tokenFor, uniqueTenant } from "../support/clients.js";
-import { csvOf, objectReadsCounter, partPutsCounter } from "../support/multipart.js";
-import { s3, withTemporal } from "../support/stack-access.js";
+import { apiCounter, csvOf, cut, incompleteUploadsOf, initiateMultipart, MIB, objectReadsCounter, partPutsCounter, putPart, sendParts, sha256, sign, uploadedParts } from "../support/multipart.js";
+import { withTemporal } from "../support/stack-access.js";
 import { waitForStatus } from "../support/uploads.js";
-
-const MIB = 1024 * 1024;
-const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("base64");
-
-async function initiateMultipart(token: string, objectClass: string, contentType: string, fileSize: number, declared: { contentSha256?: string } = {}) {
-  const originalFilename = contentType === "text/csv" ? "big.csv" : "big.pdf";
-  const res = await rest("POST", "/api/v1/uploads/initiate", {
-    token,
-    body: { objectClass, ownerEntityType: "Loan", ownerEntityId: "l-1", originalFilename, contentType, fileSize, acceptMultipart: true, ...declared },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
-
-interface Part {
-  partNumber: number;
-  bytes: Uint8Array;
-}
-
-function cut(bytes: Uint8Array, partSize: number): Part[] {
-  const parts: Part[] = [];
-  for (let at = 0, n = 1; at < bytes.length; at += partSize, n++) parts.push({ partNumber: n, bytes: bytes.subarray(at, at + partSize) });
-  return parts;
-}
-
-async function sign(token: string, objectId: string, parts: Part[], checksums = true) {
-  const res = await rest("POST", `/api/v1/uploads/${objectId}/parts/sign`, {
-    token,
-    body: { parts: parts.map((p) => ({ partNumber: p.partNumber, contentLength: p.bytes.length, ...(checksums && { contentSha256: sha256(p.bytes) }) })) },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.parts as { partNumber: number; uploadUrl: string; uploadHeaders: Record<string, string> }[];
-}
-
-/** The client's PUT of one part straight to storage, with the headers the API said to send. */
-async function putPart(signed: { uploadUrl: string; uploadHeaders: Record<string, string> }, bytes: Uint8Array) {
-  const headers = { ...signed.uploadHeaders };
-  delete headers["content-length"];
-  return fetch(signed.uploadUrl, { method: "PUT", headers, body: Buffer.from(bytes) });
-}
-
-async function sendParts(token: string, objectId: string, parts: Part[]) {
-  for (const signed of await sign(token, objectId, parts)) {
-    const res = await putPart(signed, parts.find((p) => p.partNumber === signed.partNumber)!.bytes);
-    expect(res.status, await res.text()).toBe(200);
-  }
-}
-
-async function uploadedParts(token: string, objectId: string) {
-  const res = await rest("GET", `/api/v1/uploads/${objectId}/parts`, { token });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return (res.body.parts ?? []) as { partNumber: number; size: string; etag: string; checksumSha256: string }[];
-}
-
-async function incompleteUploadsOf(key: string): Promise<number> {
-  const { client, bucket } = s3();
-  try {
-    const page = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: key }));
-    return (page.Uploads ?? []).filter((u) => u.Key === key).length;
-  } finally {
-    client.destroy();
-  }
-}
-
-/** A counter of the API's own /metrics (METRICS_PORT). */
-async function apiCounter(metric: string, label?: string): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${inject("stackEnv").METRICS_PORT}/metrics`);
-  return sumMetric(await res.text(), metric, label) ?? 0;
-}
 
 describe("multipart uploads", () => {
   it("a 20 MB file is initiated in parts, sent in parts and ends READY", { timeout: 120_000 }, async () => {
@@ -248,20 +177,6 @@ describe("multipart uploads", () => {
     expect((await apiCounter("multipart_uploads_aborted_total", 'by="client"')) - abortedBefore).toBeGreaterThanOrEqual(1);
     expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(0);
     expect((await rest("GET", `/api/v1/uploads/${id}`, { token })).status).toBe(404);
-  });
-
-  it("an abandoned multipart upload is aborted at its deadline: ListMultipartUploads is empty afterwards", { timeout: 90_000 }, async () => {
-    const token = await tokenFor(uniqueTenant());
-    const started = await initiateMultipart(token, "IMPORT_FILE", "text/csv", 20 * MIB);
-    const id = started.storedObject.id;
-    const abortedBefore = await apiCounter("multipart_uploads_aborted_by_worker_total", 'by="deadline"');
-    await sendParts(token, id, [{ partNumber: 1, bytes: csvOf(8 * MIB) }]);
-    expect(await incompleteUploadsOf(started.storedObject.storageKey)).toBe(1);
-    // RETENTION_TEMP_UPLOAD_SECONDS is 30 s in the test stack (global-setup.ts).
-    await waitForStatus(token, id, ["GONE"], 60_000);
-    await expect.poll(() => incompleteUploadsOf(started.storedObject.storageKey), { timeout: 10_000, interval: 200 }).toBe(0);
-    // The worker's abort is counted where the API reports it (the worker serves no metrics).
-    await expect.poll(async () => (await apiCounter("multipart_uploads_aborted_by_worker_total", 'by="deadline"')) - abortedBefore).toBeGreaterThanOrEqual(1);
   });
 
   it("the CLI's upload, run again after an interruption, sends only the parts storage lacks", { timeout: 120_000 }, async () => {

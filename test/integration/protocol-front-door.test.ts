@@ -173,13 +173,23 @@ describe("unknown services and methods", () => {
     expect(reasonOf(body)).toBe("UNKNOWN_PROCEDURE");
   });
 
-  it("answers a content type a Connect procedure does not take 415 with a Connect error body", async () => {
-    const res = await post(`${FILES}/GetUpload`, "text/plain", "{}");
+  it("answers a Connect content type a procedure does not take 415 with a Connect error body", async () => {
+    // A server-streaming procedure takes application/connect+json, not the unary form.
+    const res = await post("/filestorage.v1.AuditService/ExportAuditEntries", "application/json", "{}");
     expect(res.status).toBe(415);
     const body = await res.json();
     // 415 is what the Connect spec names; clients (and the conformance suite) read it as unknown.
     expect(body.code).toBe("unknown");
     expect(reasonOf(body)).toBe("UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  it("answers a content type no protocol claims a bare 415 that says in Accept-Post what it takes", async () => {
+    // No body: a gRPC or gRPC-Web client sending it would not read one (connect-go answers so too).
+    const res = await post(`${FILES}/GetUpload`, "text/plain", "{}");
+    expect(res.status).toBe(415);
+    expect(await res.text()).toBe("");
+    expect(res.headers.get("accept-post")).toContain("application/json");
+    expect(res.headers.get("accept-post")).toContain("application/grpc-web-text");
   });
 });
 

@@ -1,5 +1,7 @@
 import { expect } from "vitest";
+import { csv } from "../fixtures/files/index.js";
 import { rest } from "./clients.js";
+import { sql } from "./stack-access.js";
 
 export interface UploadSpec {
   objectClass: string;
@@ -58,4 +60,17 @@ export async function waitForStatus(token: string, objectId: string, statuses: s
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`object ${objectId} did not reach ${statuses.join("/")}: ${JSON.stringify(last?.body)}`);
+}
+
+export async function waitForGone(token: string, objectId: string, timeoutMs: number) {
+  return waitForStatus(token, objectId, ["GONE"], timeoutMs);
+}
+
+/** A small CSV of the IMPORT_FILE class (IMPORT_ARTIFACT_90D: a short deadline in the tests). */
+export const importFile = (): UploadSpec => ({ objectClass: "IMPORT_FILE", contentType: "text/csv", bytes: csv([["a"], ["1"]]) });
+
+/** The actions of an object's audit trail, oldest first. */
+export async function auditActions(objectId: string): Promise<string[]> {
+  const rows = await sql<{ action: string }>("select action from audit_entries where object_id = ? order by occurred_at, id", [objectId]);
+  return rows.map((r) => r.action);
 }

@@ -62,11 +62,34 @@ function iterable(chunks: Uint8Array[]): AsyncIterable<Uint8Array> {
   })();
 }
 
+/** Content types of the Connect protocol: a client sending one reads Connect's error body. */
+const CONNECT_CONTENT_TYPE = /^application\/(json|proto|connect\+[a-z]+)(?=$|;)/i;
+
+/** What the front door takes (RFC 9110's Accept-Post), told to a client whose content type no protocol claims. */
+const ACCEPTED_CONTENT_TYPES =
+  "application/json, application/proto, application/connect+json, application/connect+proto, application/grpc, application/grpc+proto, application/grpc+json, application/grpc-web, application/grpc-web+proto, application/grpc-web+json, application/grpc-web-text, application/grpc-web-text+proto";
+
+/**
+ * A content type the procedure does not take. A Connect client gets Connect's error body. A content
+ * type no protocol claims (image/jpeg, text/plain) says nothing of how its client reads errors:
+ * gRPC's and gRPC-Web's specs ask only for the 415, and their clients read no body of a non-200
+ * answer (the conformance suite checks that, as connect-go answers), so it gets the bare 415 with
+ * what the front door takes in Accept-Post.
+ */
+function unsupportedMediaType(requestContentType: string | null, res: UniversalServerResponse, fill: boolean): UniversalServerResponse {
+  if (requestContentType !== null && CONNECT_CONTENT_TYPE.test(requestContentType)) {
+    return refusal("connect", "UNSUPPORTED_MEDIA_TYPE", "content type not supported by this procedure; use application/json or application/proto", 415, fill);
+  }
+  const header = new Headers(res.header);
+  header.set("accept-post", ACCEPTED_CONTENT_TYPES);
+  return { ...res, header };
+}
+
 /** The answer with its errors in the form the protocol's spec and clients expect (wire-errors.ts). */
-async function specErrors(wire: Wire, res: UniversalServerResponse, fill: boolean): Promise<UniversalServerResponse> {
+async function specErrors(wire: Wire, requestContentType: string | null, res: UniversalServerResponse, fill: boolean): Promise<UniversalServerResponse> {
   const header = res.header ?? new Headers();
   const contentType = header.get("content-type") ?? "";
-  if (res.status === 415 && wire === "connect" && !contentType) return refusal(wire, "UNSUPPORTED_MEDIA_TYPE", "content type not supported by this procedure; use application/json or application/proto", 415, fill);
+  if (res.status === 415 && wire === "connect" && !contentType) return unsupportedMediaType(requestContentType, res, fill);
   if (res.status === 405 && wire === "connect" && !contentType) return refusal(wire, "METHOD_NOT_ALLOWED", "HTTP method not allowed for this procedure", 405, fill);
   if (!res.body) return res;
   if (/^application\/grpc-web/i.test(contentType)) return { ...res, body: fixingGrpcWebTrailers(res.body, header.get("grpc-encoding"), fill) };
@@ -96,7 +119,7 @@ async function answer(handlers: Map<string, UniversalHandler>, path: string, req
   }
   const handler = handlers.get(path);
   const raw = handler ? await handler(request) : refusal(wire, "UNKNOWN_PROCEDURE", `unknown procedure ${path}`, 404, fill);
-  const res = await specErrors(wire, raw, fill);
+  const res = await specErrors(wire, contentType, raw, fill);
   if (!text || !res.body) return res;
   const header = res.header ?? new Headers();
   header.set("content-type", textContentType(header.get("content-type") ?? "application/grpc-web+proto"));
@@ -117,7 +140,8 @@ function closeIfUnread(req: Req, res: Res): void {
  * The RPC front door: connect-node's adapter (route lookup, Node request and response) with what
  * each protocol promises its clients added around the runtime: spec-encoded gRPC status messages,
  * an ErrorInfo on every error (unless `fillErrorInfo` is false: error-info-option.ts),
- * UNIMPLEMENTED in gRPC's own terms for unknown procedures, Connect error bodies for 404/405/415,
+ * UNIMPLEMENTED in gRPC's own terms for unknown procedures, Connect error bodies for 404/405/415
+ * (a 415 to a Connect content type only),
  * and application/grpc-web-text.
  */
 export function createRpcHandler(options: RpcHandlerOptions): (req: Req, res: Res) => void {
