@@ -47,6 +47,8 @@ export default defineConfig({
           // imports the code under test once instead of once per file: most of the suite's time
           // was loading the same modules (mathjs above all) again for every file.
           isolate: false,
+          // Two at a time: the unit tests are CPU work, and the machine has at least two cores.
+          maxWorkers: 2,
         },
       },
       {

@@ -28,7 +28,14 @@ export async function replayAndRecordWorkflows(client: Client, workflows: { name
     { workflowsPath, bundlerOptions: workflowBundlerOptions, replayName: "lifecycle" },
     histories.map((h) => ({ workflowId: h.workflowId, history: h.history })),
   );
-  for await (const result of replays) if (result.error) throw new Error(`${result.workflowId} does not replay: ${result.error.message}`);
+  for await (const result of replays) {
+    if (!result.error) continue;
+    // The history that does not replay is the bug report: kept, with the run's data, to read and replay again.
+    const kept = path.join(process.cwd(), ".test-data", "failed-replays", `${result.workflowId.replaceAll("/", "_")}.json`);
+    mkdirSync(path.dirname(kept), { recursive: true });
+    writeFileSync(kept, historyFixtureJson(histories.find((h) => h.workflowId === result.workflowId)!.history));
+    throw new Error(`${result.workflowId} does not replay (its history: ${kept}): ${result.error.message}`);
+  }
   if (process.env.RECORD_HISTORIES !== "1") return;
   mkdirSync(HISTORIES_DIR, { recursive: true });
   for (const h of histories) writeFileSync(path.join(HISTORIES_DIR, `${h.name}.json`), historyFixtureJson(h.history));
