@@ -13,6 +13,10 @@ export function callScopeOf(ctx: HandlerContext): CallScope {
       const remaining = ctx.timeoutMs();
       return (remaining !== undefined && remaining <= 0) || abortedByDeadline(ctx.signal);
     },
+    remainingMs: () => {
+      const remaining = ctx.timeoutMs();
+      return remaining === undefined ? undefined : Math.max(0, remaining);
+    },
   };
 }
 

@@ -2,7 +2,9 @@
  * Deadlines honoured end to end, with the clients that met them ignored: `@grpc/grpc-js` with a
  * 1 ms deadline (its client reports DEADLINE_EXCEEDED on its own) and the Connect protocol with
  * `connect-timeout-ms: 1` over plain fetch (which reads whatever the server answers). An expired
- * InitiateUpload creates no object and is counted `deadline_exceeded`, never `ok`.
+ * InitiateUpload creates no object and is counted `deadline_exceeded`, never `ok`. A deadline that
+ * passes while the insert waits on a lock cancels the insert (statement_timeout), so nothing
+ * commits once the lock is released.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -10,10 +12,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
+import type { Knex } from "@mikro-orm/postgresql";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { png } from "../fixtures/files/index.js";
 import { apiUrl, tokenFor, uniqueTenant } from "../support/clients.js";
-import { sleep, sql } from "../support/stack-access.js";
+import { sleep, sql, withDb } from "../support/stack-access.js";
 
 const CALLS = 20;
 const root = process.cwd();
@@ -109,5 +112,57 @@ describe("deadlines", () => {
     expect(connectAnswers).toEqual(Array(CALLS).fill({ status: 504, code: "deadline_exceeded" }));
     expect(delta(afterGrpc, await settledCounts())).toEqual({ deadline_exceeded: CALLS });
     expect(await sql("select id from stored_objects where tenant_id = ?", [tenant])).toEqual([]);
+  });
+
+  it("a deadline that passes while the insert waits on a lock cancels it: DEADLINE_EXCEEDED at the deadline, counted so, nothing committed after the lock goes", async () => {
+    const tenant = uniqueTenant("deadline-lock");
+    const token = await tokenFor(tenant);
+    const metadata = new grpc.Metadata();
+    metadata.set("authorization", `Bearer ${token}`);
+    const warm = await new Promise<grpc.ServiceError | null>((resolve) => files.getUpload({ objectId: "0190a6f4-0000-7000-8000-000000000000" }, metadata, {}, resolve));
+    expect(warm?.code).toBe(grpc.status.NOT_FOUND);
+    const before = await settledCounts();
+
+    const DEADLINE_MS = 2000;
+    const HOLD_MS = 5000;
+    const answers = await withDb(async (orm) => {
+      // The insert of initiate waits for this transaction's lock (its quota read does not: ACCESS
+      // SHARE does not conflict with EXCLUSIVE), past the calls' deadline.
+      const blocker: Knex.Transaction = await orm.em.getConnection().getKnex().transaction();
+      try {
+        await blocker.raw("lock table stored_objects in exclusive mode");
+        const held = Date.now();
+        const grpcCall = new Promise<{ code: string; ms: number }>((resolve) => {
+          const started = Date.now();
+          files.initiateUpload(request(1000), metadata, { deadline: Date.now() + DEADLINE_MS }, (error) =>
+            resolve({ code: grpc.status[error ? error.code : grpc.status.OK], ms: Date.now() - started }),
+          );
+        });
+        // The Connect protocol reads the server's own answer, and when it comes.
+        const connectCall = (async () => {
+          const started = Date.now();
+          const res = await fetch(`${apiUrl()}/filestorage.v1.FileStorageService/InitiateUpload`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "connect-protocol-version": "1", "connect-timeout-ms": String(DEADLINE_MS), authorization: `Bearer ${token}` },
+            body: JSON.stringify(request(1001)),
+          });
+          return { status: res.status, code: ((await res.json()) as { code?: unknown }).code, ms: Date.now() - started };
+        })();
+        const [grpcAnswer, connectAnswer] = await Promise.all([grpcCall, connectCall]);
+        // Released well after the deadline: an insert still waiting would commit now.
+        await sleep(Math.max(0, HOLD_MS - (Date.now() - held)));
+        return { grpcAnswer, connectAnswer };
+      } finally {
+        await blocker.rollback();
+      }
+    });
+
+    expect(answers.grpcAnswer.code).toBe("DEADLINE_EXCEEDED");
+    // The server answered at the deadline (the statement cancelled), not once the lock was released.
+    expect(answers.connectAnswer).toMatchObject({ status: 504, code: "deadline_exceeded" });
+    expect(answers.connectAnswer.ms).toBeLessThan(HOLD_MS - 1000);
+    expect(delta(before, await settledCounts())).toEqual({ deadline_exceeded: 2 });
+    expect(await sql("select id from stored_objects where tenant_id = ?", [tenant])).toEqual([]);
+    expect(await sql("select id from upload_sessions where tenant_id = ?", [tenant])).toEqual([]);
   });
 });

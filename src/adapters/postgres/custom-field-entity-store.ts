@@ -6,9 +6,10 @@ import type {
   CustomFieldEntityQuery,
   CustomFieldEntityCatalog,
 } from "../../app/entities/port.js";
+import type { CallScope } from "../../domain/call-scope.js";
 import type { Cursor } from "../../domain/pagination.js";
 import { applyCustomFieldFilter } from "./apply-custom-field-filter.js";
-import { withDatabase } from "./database-work.js";
+import { inCallTransaction, withDatabase } from "./database-work.js";
 import { keysetAfter, keysetOrderBy } from "./keyset.js";
 
 /**
@@ -37,8 +38,9 @@ export class CustomFieldEntityTableStore<F extends object, X extends object> imp
     private readonly table: EntityTable<F>,
   ) {}
 
-  async insert(entity: CustomFieldEntity<F>): Promise<void> {
-    await withDatabase(this.orm, (em) => em.insert(this.table.row, { ...entity }));
+  async insert(entity: CustomFieldEntity<F>, call?: CallScope): Promise<void> {
+    const insert = (em: EntityManager) => em.insert(this.table.row, { ...entity });
+    await (call?.remainingMs() === undefined ? withDatabase(this.orm, insert) : inCallTransaction(this.orm, call, insert));
   }
 
   async find(tenantId: string, id: string): Promise<CustomFieldEntity<F> | undefined> {
@@ -47,24 +49,22 @@ export class CustomFieldEntityTableStore<F extends object, X extends object> imp
   }
 
   /** With `expectedVersion` the row changes only at that version. Undefined when no row matched. */
-  async update(tenantId: string, id: string, changes: CustomFieldEntityChanges<F>, at: Date): Promise<CustomFieldEntity<F> | undefined> {
-    return withDatabase(this.orm, (em) =>
-      em.transactional(async (tx) => {
-        const where: Row = { tenantId, id };
-        if (changes.expectedVersion !== undefined) where.version = changes.expectedVersion;
-        const data: Row = { version: raw("version + 1"), updatedAt: at };
-        for (const column of this.table.columns) {
-          if (changes[column] !== undefined) data[column] = changes[column];
-        }
-        if (changes.customFields !== undefined && Object.keys(changes.customFields).length > 0) {
-          data.customFields = raw("custom_fields || ?::jsonb", [JSON.stringify(changes.customFields)]);
-        }
-        const changed = await tx.nativeUpdate(this.table.row, where, data);
-        if (changed === 0) return undefined;
-        // The row stays locked by this transaction: the read sees exactly this update's result.
-        return this.toEntity((await tx.findOneOrFail(this.table.row, { tenantId, id }, { refresh: true })) as Row);
-      }),
-    );
+  async update(tenantId: string, id: string, changes: CustomFieldEntityChanges<F>, at: Date, call?: CallScope): Promise<CustomFieldEntity<F> | undefined> {
+    return inCallTransaction(this.orm, call, async (tx) => {
+      const where: Row = { tenantId, id };
+      if (changes.expectedVersion !== undefined) where.version = changes.expectedVersion;
+      const data: Row = { version: raw("version + 1"), updatedAt: at };
+      for (const column of this.table.columns) {
+        if (changes[column] !== undefined) data[column] = changes[column];
+      }
+      if (changes.customFields !== undefined && Object.keys(changes.customFields).length > 0) {
+        data.customFields = raw("custom_fields || ?::jsonb", [JSON.stringify(changes.customFields)]);
+      }
+      const changed = await tx.nativeUpdate(this.table.row, where, data);
+      if (changed === 0) return undefined;
+      // The row stays locked by this transaction: the read sees exactly this update's result.
+      return this.toEntity((await tx.findOneOrFail(this.table.row, { tenantId, id }, { refresh: true })) as Row);
+    });
   }
 
   async list(tenantId: string, query: CustomFieldEntityQuery<X>, after: Cursor | undefined, limit: number): Promise<CustomFieldEntity<F>[]> {

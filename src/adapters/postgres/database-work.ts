@@ -1,5 +1,6 @@
 import { ConnectionException, DriverException, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import { deadlineExceeded, type CallScope } from "../../domain/call-scope.js";
 import { AppError } from "../../domain/errors.js";
 
 /** Work of one call, on an EntityManager of its own. */
@@ -17,6 +18,49 @@ export async function withDatabase<T>(orm: MikroORM, work: DatabaseWork<T>): Pro
 /** The same in one transaction: committed when `work` resolves, rolled back when it throws. */
 export function inTransaction<T>(orm: MikroORM, work: DatabaseWork<T>): Promise<T> {
   return withDatabase(orm, (em) => em.transactional(work));
+}
+
+/**
+ * `work` in one transaction bounded by the call's remaining time. PostgreSQL takes no signal, so
+ * the bound is `statement_timeout` for this transaction only (SET LOCAL; the pooled session keeps
+ * its own), never above the session's: a statement still waiting (on a lock, say) when the
+ * deadline passes is cancelled and the transaction rolled back, instead of committing after the
+ * caller was told DEADLINE_EXCEEDED. That cancellation (SQLSTATE 57014) is the deadline. Without
+ * a deadline, the plain transaction.
+ */
+export function inCallTransaction<T>(orm: MikroORM, call: CallScope | undefined, work: DatabaseWork<T>): Promise<T> {
+  const remaining = call?.remainingMs();
+  if (remaining === undefined) return inTransaction(orm, work);
+  const sessionMs = sessionStatementTimeoutMs(orm);
+  const timeoutMs = statementTimeoutWithin(remaining, sessionMs);
+  // Capped by the session's own bound, a cancellation is that bound, not the deadline.
+  const cutByDeadline = timeoutMs !== sessionMs;
+  return withDatabase(orm, async (em) => {
+    try {
+      return await em.transactional(async (tx) => {
+        await tx.getConnection().execute(`set local statement_timeout = ${timeoutMs}`, [], "run", tx.getTransactionContext());
+        return work(tx);
+      });
+    } catch (error) {
+      if (cutByDeadline && (error as { code?: string }).code === STATEMENT_CANCELLED) throw deadlineExceeded(error);
+      throw error;
+    }
+  });
+}
+
+/** query_canceled: statement_timeout, or a cancel request (which this service never sends otherwise). */
+const STATEMENT_CANCELLED = "57014";
+
+/** Whole milliseconds, at least 1 (0 would disable the timeout), at most the session's bound (0: none). */
+export function statementTimeoutWithin(remainingMs: number, sessionMs: number | undefined): number {
+  const bound = Math.max(1, Math.ceil(remainingMs));
+  return sessionMs ? Math.min(bound, sessionMs) : bound;
+}
+
+/** The statement_timeout every pooled session starts with (orm.ts), if any. */
+function sessionStatementTimeoutMs(orm: MikroORM): number | undefined {
+  const driverOptions = orm.config.get("driverOptions") as { connection?: { statement_timeout?: number } } | undefined;
+  return driverOptions?.connection?.statement_timeout;
 }
 
 /**

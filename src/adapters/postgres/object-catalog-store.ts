@@ -1,13 +1,14 @@
 import { LockMode } from "@mikro-orm/core";
-import type { MikroORM } from "@mikro-orm/postgresql";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { AuditRecord, ListFilter, NewStoredObject, ObjectCatalog, UploadSession } from "../../app/files/port.js";
 import type { Actor } from "../../domain/actor.js";
+import type { CallScope } from "../../domain/call-scope.js";
 import type { ObjectRecord, StoredObjectView } from "../../domain/files/stored-object.js";
 import type { RestoreCandidate } from "../../domain/files/supersession.js";
 import type { Cursor } from "../../domain/pagination.js";
 import { writeAuditOnce } from "./audit-once.js";
 import { writeAudit } from "./audit-store.js";
-import { inTransaction, withDatabase } from "./database-work.js";
+import { inCallTransaction, inTransaction, withDatabase } from "./database-work.js";
 import { StoredObjectRow } from "./entities/stored-object.js";
 import { toUploadSessionRow, UploadSessionRow } from "./entities/upload-session.js";
 import { initiateUploadStatement, initiatedRow } from "./initiate-upload-statement.js";
@@ -26,9 +27,11 @@ import { markStorageDeleted } from "./stored-object-removal.js";
 export class ObjectCatalogStore implements ObjectCatalog {
   constructor(private readonly orm: MikroORM) {}
 
-  async createInitiated(object: NewStoredObject, session: UploadSession, audit: AuditRecord, maxPending: number): Promise<StoredObjectView | undefined> {
+  /** One statement; a call with a deadline puts it in a transaction that bounds it (inCallTransaction). */
+  async createInitiated(object: NewStoredObject, session: UploadSession, audit: AuditRecord, maxPending: number, call?: CallScope): Promise<StoredObjectView | undefined> {
     const statement = initiateUploadStatement(object, session, audit, maxPending);
-    const result = await withDatabase(this.orm, (em) => em.getConnection().execute<{ affectedRows: number }>(statement.sql, statement.params, "run"));
+    const run = (em: EntityManager) => em.getConnection().execute<{ affectedRows: number }>(statement.sql, statement.params, "run", em.getTransactionContext());
+    const result = call?.remainingMs() === undefined ? await withDatabase(this.orm, run) : await inCallTransaction(this.orm, call, run);
     return result.affectedRows === 0 ? undefined : toStoredObjectView(initiatedRow(object));
   }
 

@@ -33,9 +33,9 @@ export function s3Multipart(client: S3Client, Bucket: string): MultipartStorage 
   }
 
   return {
-    async startMultipart(key, contentType) {
+    async startMultipart(key, contentType, call) {
       await client
-        .send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType, ServerSideEncryption: "AES256" }))
+        .send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType, ServerSideEncryption: "AES256" }), { abortSignal: call?.signal })
         .catch((error) => translate(error, "start multipart upload"));
     },
 

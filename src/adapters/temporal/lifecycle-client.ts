@@ -8,6 +8,7 @@ import {
   WithStartWorkflowOperation,
 } from "@temporalio/client";
 import type { Config } from "../../config/config.js";
+import type { CallScope } from "../../domain/call-scope.js";
 import type { StoredObjectView } from "../../domain/files/stored-object.js";
 import { lifecycleWorkflowId } from "../../domain/files/stored-object.js";
 import type { CompleteArgs, LifecycleStart, LifecycleWake, ObjectLifecycle } from "../../app/files/port.js";
@@ -55,10 +56,10 @@ export class LifecycleClient implements ObjectLifecycle {
    * started event and no workflow task, and left alone it runs first at its deadline and expires
    * the upload. Visible in the UI from the start, with its search attributes.
    */
-  async start(ref: ObjectRef, start: LifecycleStart): Promise<void> {
+  async start(ref: ObjectRef, start: LifecycleStart, call?: CallScope): Promise<void> {
     const delayMs = start.pendingDeadline.getTime() - Date.now();
     await this.guard("start workflow", () =>
-      this.client.workflow.start(LIFECYCLE_WORKFLOW, {
+      this.bounded(call, () => this.client.workflow.start(LIFECYCLE_WORKFLOW, {
         taskQueue: this.taskQueue,
         workflowId: lifecycleWorkflowId(ref.tenantId, ref.objectId),
         staticSummary: `${start.uploadMode === "MULTIPART" ? "multipart upload" : "upload"} initiated: waits for complete until the abandoned-upload deadline`,
@@ -73,7 +74,7 @@ export class LifecycleClient implements ObjectLifecycle {
           { key: OWNER_ENTITY_TYPE, value: start.ownerEntityType },
           { key: UPLOAD_MODE, value: start.uploadMode },
         ],
-      }),
+      })),
     );
   }
 
@@ -156,6 +157,11 @@ export class LifecycleClient implements ObjectLifecycle {
 
   async close(): Promise<void> {
     await this.client.connection.close();
+  }
+
+  /** The request cancelled by the call's signal (its deadline, or its caller gone). */
+  private bounded<T>(call: CallScope | undefined, work: () => Promise<T>): Promise<T> {
+    return call ? this.client.withAbortSignal(call.signal, work) : work();
   }
 
   private async guard<T>(action: string, work: () => Promise<T>): Promise<T> {

@@ -6,7 +6,7 @@
  * about custom fields goes through EntityCustomFields, never around it.
  */
 import type { Actor } from "../../domain/actor.js";
-import { ensureBeforeDeadline, type CallScope } from "../../domain/call-scope.js";
+import { ensureBeforeDeadline, withinDeadline, type CallScope } from "../../domain/call-scope.js";
 import { AppError, type ErrorReason } from "../../domain/errors.js";
 import { readPage } from "../../domain/pagination.js";
 import type { CustomFieldEntity, CustomFieldEntityChanges, CustomFieldEntityCatalog, EntityCustomFields } from "./port.js";
@@ -26,7 +26,10 @@ export interface EntityKind {
   notFound: ErrorReason;
 }
 
-/** Defaults, merge and validation of the custom fields come from the custom fields service. */
+/**
+ * Defaults, merge and validation of the custom fields come from the custom fields service. With
+ * `call`, the insert is bounded by its deadline: cut off, it commits nothing.
+ */
 export async function createEntity<F extends object, X>(
   kind: EntityKind,
   deps: CustomFieldEntityDeps<F, X>,
@@ -40,7 +43,7 @@ export async function createEntity<F extends object, X>(
   const now = deps.now();
   const entity: CustomFieldEntity<F> = { ...fields, id: deps.newId(), tenantId: actor.tenantId, customFields, version: 1, createdAt: now, updatedAt: now };
   ensureBeforeDeadline(call);
-  await deps.store.insert(entity);
+  await withinDeadline(call, () => deps.store.insert(entity, call));
   return entity;
 }
 
@@ -60,12 +63,13 @@ export interface EntityUpdate<F> {
   customFields?: Record<string, unknown>;
 }
 
-/** Defaults are not evaluated on update; only supplied custom fields are validated. */
+/** Defaults are not evaluated on update; only supplied custom fields are validated. `call`: as for create. */
 export async function updateEntity<F, X>(
   kind: EntityKind,
   deps: CustomFieldEntityDeps<F, X>,
   actor: Actor,
   input: EntityUpdate<F>,
+  call?: CallScope,
 ): Promise<CustomFieldEntity<F>> {
   let customFields: Record<string, unknown> | undefined;
   if (input.customFields !== undefined) {
@@ -73,7 +77,8 @@ export async function updateEntity<F, X>(
     customFields = await deps.customFields.validateForUpdate(actor, kind.entityType, input.customFields, context);
   }
   const changes = { ...input.fields, expectedVersion: input.expectedVersion, customFields } as CustomFieldEntityChanges<F>;
-  const updated = await deps.store.update(actor.tenantId, input.id, changes, deps.now());
+  ensureBeforeDeadline(call);
+  const updated = await withinDeadline(call, () => deps.store.update(actor.tenantId, input.id, changes, deps.now(), call));
   if (updated) return updated;
   const current = await findEntityOrFail(kind, deps, actor, input.id);
   throw new AppError(

@@ -5,6 +5,7 @@
  * (in process: src/app/customfields/in-process-custom-fields.ts).
  */
 import type { Actor } from "../../domain/actor.js";
+import type { CallScope } from "../../domain/call-scope.js";
 import type { RuleContext } from "../../domain/customfields/conditions.js";
 import type { ParsedFilter } from "../../domain/customfields/filters.js";
 import type { Cursor } from "../../domain/pagination.js";
@@ -26,12 +27,15 @@ export type CustomFieldEntityChanges<F> = Partial<F> & { expectedVersion?: numbe
 
 export type CustomFieldEntityQuery<X> = X & { customFilter: ParsedFilter };
 
-/** The store an entity module needs, in domain terms. */
+/**
+ * The store an entity module needs, in domain terms. A write given `call` is bounded by its
+ * remaining time: cut off, it commits nothing and fails DEADLINE_EXCEEDED.
+ */
 export interface CustomFieldEntityCatalog<F, X> {
-  insert(entity: CustomFieldEntity<F>): Promise<void>;
+  insert(entity: CustomFieldEntity<F>, call?: CallScope): Promise<void>;
   find(tenantId: string, id: string): Promise<CustomFieldEntity<F> | undefined>;
   /** Undefined when no row matched (absent, another tenant's, or not at the expected version). */
-  update(tenantId: string, id: string, changes: CustomFieldEntityChanges<F>, at: Date): Promise<CustomFieldEntity<F> | undefined>;
+  update(tenantId: string, id: string, changes: CustomFieldEntityChanges<F>, at: Date, call?: CallScope): Promise<CustomFieldEntity<F> | undefined>;
   /** Newest first, after the cursor. */
   list(tenantId: string, query: CustomFieldEntityQuery<X>, after: Cursor | undefined, limit: number): Promise<CustomFieldEntity<F>[]>;
 }

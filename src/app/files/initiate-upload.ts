@@ -1,5 +1,5 @@
 import type { Actor } from "../../domain/actor.js";
-import { ensureBeforeDeadline, type CallScope } from "../../domain/call-scope.js";
+import { ensureBeforeDeadline, mapDeadline, withinDeadline, type CallScope } from "../../domain/call-scope.js";
 import type { PresignedUpload } from "./port.js";
 import { retentionDeadline } from "../../domain/files/retention.js";
 import { storageKeyFor } from "../../domain/files/storage-key.js";
@@ -16,10 +16,11 @@ import { planParts, type PartPlan } from "../../domain/files/part-plan.js";
 /**
  * A multipart upload is started in storage at initiate; its parts are signed on request
  * (sign-upload-parts.ts) until the pending deadline. An upload whose rows then fail is aborted
- * (were that to fail, the sweep aborts it once stale).
+ * (were that to fail, the sweep aborts it once stale). So does one the call's deadline cut off
+ * after storage took it.
  */
-async function startMultipart(deps: FileStorageDeps, key: string, contentType: string, pendingDeadline: Date): Promise<PresignedUpload> {
-  await deps.storage.startMultipart(key, contentType);
+async function startMultipart(deps: FileStorageDeps, key: string, contentType: string, pendingDeadline: Date, call: CallScope | undefined): Promise<PresignedUpload> {
+  await withinDeadline(call, () => deps.storage.startMultipart(key, contentType, call));
   return { url: "", headers: {}, expiresAt: pendingDeadline };
 }
 import { newUploadSession } from "./upload-session.js";
@@ -43,7 +44,9 @@ export interface InitiateResult {
 /**
  * The object's workflow starts (it holds the abandoned-upload deadline), then the object row,
  * its upload session and UPLOAD_INITIATED commit together. A call whose deadline passed stops
- * before either (before the rows, the workflow it started is withdrawn like after a failed insert).
+ * before either (before the rows, the workflow it started is withdrawn like after a failed insert);
+ * the deadline also cuts off each of them while it runs (the ports take the call), and what they
+ * then throw answers DEADLINE_EXCEEDED (mapDeadline).
  */
 export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input: InitiateInput, call?: CallScope): Promise<InitiateResult> {
   const rules = checkUploadDeclaration(input, deps.storageConfig.maxFileSizeBytes, deps.storageConfig.classMaxFileSizeBytes);
@@ -56,7 +59,7 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
     ? planParts(input.fileSize, deps.storageConfig.multipartThresholdBytes, deps.storageConfig.multipartPartSizeBytes)
     : undefined;
   const upload = multipart
-    ? await startMultipart(deps, storageKey, contentType, pendingDeadline)
+    ? await startMultipart(deps, storageKey, contentType, pendingDeadline, call)
     : await deps.storage.presignUpload(
         {
           key: storageKey,
@@ -104,15 +107,20 @@ export async function initiateUpload(deps: FileStorageDeps, actor: Actor, input:
   const ref = { tenantId: actor.tenantId, objectId };
   const maxPending = deps.storageConfig.maxPendingUploadsPerTenant;
   let view: StoredObjectView | undefined;
-  ensureBeforeDeadline(call);
+  let startAttempted = false;
   try {
-    await deps.lifecycle.start(ref, { objectClass: rules.name, ownerEntityType: input.ownerEntityType, pendingDeadline, uploadMode: multipart ? "MULTIPART" : "SINGLE_PUT" });
     ensureBeforeDeadline(call);
-    view = await deps.store.createInitiated(object, session, audit, maxPending);
+    startAttempted = true;
+    await deps.lifecycle.start(ref, { objectClass: rules.name, ownerEntityType: input.ownerEntityType, pendingDeadline, uploadMode: multipart ? "MULTIPART" : "SINGLE_PUT" }, call);
+    ensureBeforeDeadline(call);
+    view = await deps.store.createInitiated(object, session, audit, maxPending, call);
   } catch (error) {
-    await deps.lifecycle.withdraw(ref, "initiate could not store the object").catch(() => undefined);
+    // Not bounded by the call: its signal is aborted by now, and these are what the call owes
+    // storage and Temporal once it gives up. The multipart upload too when the deadline passed
+    // before the workflow was started.
+    if (startAttempted) await deps.lifecycle.withdraw(ref, "initiate could not store the object").catch(() => undefined);
     if (multipart) await deps.storage.abortMultipart(storageKey).catch(() => undefined);
-    throw error;
+    throw mapDeadline(call, error);
   }
   if (view) return { object: view, upload, multipart, sessionId: session.id };
   // Counted in the rows' statement, so the common case costs no round trip; the rare refusal

@@ -1,4 +1,5 @@
 import type { Actor } from "../../domain/actor.js";
+import type { CallScope } from "../../domain/call-scope.js";
 import type { Cursor } from "../../domain/pagination.js";
 import type { ObjectRef } from "../../domain/files/object-ref.js";
 import type { RestoreCandidate } from "../../domain/files/supersession.js";
@@ -69,9 +70,10 @@ export interface ObjectCatalog {
 
   /**
    * Stores the initiated object unless its tenant holds `maxPending` objects in PENDING_UPLOAD
-   * already: then nothing is written and the answer is undefined.
+   * already: then nothing is written and the answer is undefined. With `call`, the write is
+   * bounded by its remaining time: cut off, it commits nothing and fails DEADLINE_EXCEEDED.
    */
-  createInitiated(object: NewStoredObject, session: UploadSession, audit: AuditRecord, maxPending: number): Promise<StoredObjectView | undefined>;
+  createInitiated(object: NewStoredObject, session: UploadSession, audit: AuditRecord, maxPending: number, call?: CallScope): Promise<StoredObjectView | undefined>;
   addSession(session: UploadSession, audit: AuditRecord): Promise<boolean>;
   /** "held": refused by the legal hold (domain/files/legal-hold.ts), nothing written. */
   softDelete(actor: Actor, id: string, now: Date): Promise<"deleted" | "held" | "missing">;
@@ -112,8 +114,8 @@ export interface CompleteArgs {
 
 /** The object's workflow, as the use cases drive it (Temporal in src/adapters/temporal). */
 export interface ObjectLifecycle {
-  /** Starts the object's workflow at initiate. */
-  start(ref: ObjectRef, start: LifecycleStart): Promise<void>;
+  /** Starts the object's workflow at initiate; `call`'s signal cancels the request. */
+  start(ref: ObjectRef, start: LifecycleStart, call?: CallScope): Promise<void>;
   /** Ends the workflow of an object whose rows were never stored. */
   withdraw(ref: ObjectRef, reason: string): Promise<void>;
   /** Removes the workflow of an initiate that was refused, history and all: it never was. */
@@ -219,8 +221,8 @@ export interface PendingMultipartUpload {
  * server: storage answers it for the object's key, which is unique to the object.
  */
 export interface MultipartStorage {
-  /** Starts a multipart upload of the key with the type and encryption a single PUT binds. */
-  startMultipart(key: string, contentType: string): Promise<void>;
+  /** Starts a multipart upload of the key with the type and encryption a single PUT binds; `call`'s signal cancels the request. */
+  startMultipart(key: string, contentType: string, call?: CallScope): Promise<void>;
   /** The key's incomplete multipart upload (the newest when several), or undefined. */
   findMultipart(key: string): Promise<string | undefined>;
   presignPart(binding: PartBinding, now: Date): Promise<PresignedUpload>;

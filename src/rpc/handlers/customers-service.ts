@@ -25,7 +25,7 @@ export function registerCustomersService(router: ConnectRouter, deps: CustomersD
         ["name", "name", req.name],
         ["email", "email", req.email],
       ]);
-      return { customer: toCustomerMessage(await updateCustomer(deps, actorOf(ctx), input)) };
+      return { customer: toCustomerMessage(await updateCustomer(deps, actorOf(ctx), input, callScopeOf(ctx))) };
     },
     async listCustomers(req, ctx) {
       const page = await listCustomers(deps, actorOf(ctx), {

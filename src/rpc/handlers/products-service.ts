@@ -6,6 +6,7 @@ import { getProduct } from "../../app/products/get-product.js";
 import { listProducts } from "../../app/products/list-products.js";
 import type { Product, ProductFields } from "../../app/products/port.js";
 import { updateProduct } from "../../app/products/update-product.js";
+import { callScopeOf } from "../call-scope.js";
 import { actorOf } from "./actor.js";
 import { entityMessageBase, entityUpdateInput } from "./custom-field-entity-messages.js";
 
@@ -14,7 +15,7 @@ export function registerProductsService(router: ConnectRouter, deps: ProductsDep
   router.service(ProductsService, {
     async createProduct(req, ctx) {
       const fields = { sku: req.sku, name: req.name, priceCents: Number(req.priceCents) };
-      return { product: toProductMessage(await createProduct(deps, actorOf(ctx), fields, req.customFields)) };
+      return { product: toProductMessage(await createProduct(deps, actorOf(ctx), fields, req.customFields, callScopeOf(ctx))) };
     },
     async getProduct(req, ctx) {
       return { product: toProductMessage(await getProduct(deps, actorOf(ctx), req.id)) };
@@ -24,7 +25,7 @@ export function registerProductsService(router: ConnectRouter, deps: ProductsDep
         ["name", "name", req.name],
         ["price_cents", "priceCents", req.priceCents === undefined ? undefined : Number(req.priceCents)],
       ]);
-      return { product: toProductMessage(await updateProduct(deps, actorOf(ctx), input)) };
+      return { product: toProductMessage(await updateProduct(deps, actorOf(ctx), input, callScopeOf(ctx))) };
     },
     async listProducts(req, ctx) {
       const { items, nextPageToken } = await listProducts(deps, actorOf(ctx), {
