@@ -58,11 +58,11 @@ export default defineConfig({
           ...integration,
           name: "integration",
           exclude: ALONE,
-          // Two files at a time: most of an integration test is waiting on a timer, a poll or the
-          // stack, and the files keep apart by tenant (and by their own API server and worker, or
-          // task queue, where they start one).
+          // Three files at a time, on two cores: most of an integration test is waiting on a timer,
+          // a poll or the stack, and the files keep apart by tenant (and by their own API server
+          // and worker, or task queue, where they start one).
           sequence: { groupOrder: 1 },
-          maxWorkers: 2,
+          maxWorkers: 3,
         },
       },
       {

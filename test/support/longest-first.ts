@@ -1,8 +1,8 @@
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * Integration files that take a minute or more, longest first. Two files run at a time: one of
- * these started last would run on alone while the other worker has nothing left, so they start
+ * Integration files that take a minute or more, longest first. Several files run at a time: one of
+ * these started last would run on alone while the other workers have nothing left, so they start
  * first and the short files fill in beside them. Measured on a run of the whole suite; a file
  * missing here only runs later, where vitest's own order puts it.
  */
