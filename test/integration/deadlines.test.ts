@@ -78,15 +78,23 @@ const request = (i: number) => ({
   fileSize: String(png(2, 2).length),
 });
 
+/**
+ * The caller's metadata, once the channel is connected: the calls that follow reach the server
+ * instead of timing out while it connects.
+ */
+async function connectedMetadata(token: string): Promise<grpc.Metadata> {
+  const metadata = new grpc.Metadata();
+  metadata.set("authorization", `Bearer ${token}`);
+  const warm = await new Promise<grpc.ServiceError | null>((resolve) => files.getUpload({ objectId: "0190a6f4-0000-7000-8000-000000000000" }, metadata, {}, resolve));
+  expect(warm?.code).toBe(grpc.status.NOT_FOUND);
+  return metadata;
+}
+
 describe("deadlines", () => {
   it("an expired InitiateUpload answers DEADLINE_EXCEEDED on gRPC and Connect, creates nothing and is counted so", async () => {
     const tenant = uniqueTenant("deadline");
     const token = await tokenFor(tenant);
-    const metadata = new grpc.Metadata();
-    metadata.set("authorization", `Bearer ${token}`);
-    // A connected channel, so that the calls below reach the server instead of timing out while it connects.
-    const warm = await new Promise<grpc.ServiceError | null>((resolve) => files.getUpload({ objectId: "0190a6f4-0000-7000-8000-000000000000" }, metadata, {}, resolve));
-    expect(warm?.code).toBe(grpc.status.NOT_FOUND);
+    const metadata = await connectedMetadata(token);
     const before = await settledCounts();
 
     const grpcCodes: string[] = [];
@@ -117,10 +125,7 @@ describe("deadlines", () => {
   it("a deadline that passes while the insert waits on a lock cancels it: DEADLINE_EXCEEDED at the deadline, counted so, nothing committed after the lock goes", async () => {
     const tenant = uniqueTenant("deadline-lock");
     const token = await tokenFor(tenant);
-    const metadata = new grpc.Metadata();
-    metadata.set("authorization", `Bearer ${token}`);
-    const warm = await new Promise<grpc.ServiceError | null>((resolve) => files.getUpload({ objectId: "0190a6f4-0000-7000-8000-000000000000" }, metadata, {}, resolve));
-    expect(warm?.code).toBe(grpc.status.NOT_FOUND);
+    const metadata = await connectedMetadata(token);
     const before = await settledCounts();
 
     const DEADLINE_MS = 2000;
