@@ -10,6 +10,8 @@ export interface WorkerConfig {
   /** Test-only: fail each workflow task once after each lifecycle step (development mode only). */
   faultInjection: boolean;
   maxCachedWorkflows?: number;
+  /** Where workflow bundles are kept between starts (src/adapters/temporal/workflow-bundle-cache.ts); unset: bundled at every start. */
+  workflowBundleCache?: string;
   /**
    * Workflow tasks in progress at once. Kept low: a task accepted but not finished within the
    * 10 s workflow task timeout is timed out by the server and sent again while the worker still
@@ -35,6 +37,7 @@ export function parseWorker(env: Env, developmentMode: boolean): WorkerConfig {
     schedules: boolean(env, "WORKER_SCHEDULES", true),
     faultInjection: faults === "workflow-tasks",
     maxCachedWorkflows: maybe("WORKER_MAX_CACHED_WORKFLOWS"),
+    workflowBundleCache: optional(env, "TEMPORAL_WORKFLOW_BUNDLE_CACHE"),
     maxConcurrentWorkflowTaskExecutions: workflowTasks,
     maxConcurrentLocalActivityExecutions: integer(env, "WORKER_MAX_CONCURRENT_LOCAL_ACTIVITIES", 2 * workflowTasks),
     maxConcurrentActivityTaskExecutions: activities,

@@ -20,6 +20,7 @@ import { logScheduleOutcome } from "./schedule-outcome-log.js";
 import { createWebhookWorker, type SharedWorkerOptions } from "./webhook-worker.js";
 import { startCustomFieldIndexBuilder } from "./custom-field-index-worker.js";
 import { workflowBundlerOptions, workflowsPath } from "../adapters/temporal/workflow-bundle.js";
+import { cachedWorkflowBundle } from "../adapters/temporal/workflow-bundle-cache.js";
 import { pollerOptions } from "../adapters/temporal/worker-pollers.js";
 import { temporalClientInterceptors, temporalWorkerTracing } from "../observability/temporal-tracing.js";
 import type { Tracing } from "../observability/tracing.js";
@@ -83,7 +84,7 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
     }, owner);
     logScheduleOutcome(logger, AUDIT_CHECKPOINT_SCHEDULE_ID, owner, audit);
   }
-  const shared = await sharedWorkerOptions(tracing);
+  const shared = await sharedWorkerOptions(tracing, config.worker.workflowBundleCache);
   const webhooks = await createWebhookWorker(config, orm, shared, logger);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
@@ -191,14 +192,16 @@ function stopWorker(worker: Worker): void {
  * One workflow bundle for both workers (bundling costs seconds of CPU at every start), with the
  * tracing's workflow interceptors bundled in; the activity interceptors and sinks are per worker.
  */
-async function sharedWorkerOptions(tracing: Tracing | undefined): Promise<SharedWorkerOptions> {
+async function sharedWorkerOptions(tracing: Tracing | undefined, cacheDir: string | undefined): Promise<SharedWorkerOptions> {
   const { interceptors, sinks } = temporalWorkerTracing(tracing);
   const { workflowModules, ...perWorker } = interceptors ?? {};
-  const workflowBundle = await bundleWorkflowCode({
-    workflowsPath,
-    workflowInterceptorModules: workflowModules,
-    webpackConfigHook: workflowBundlerOptions.webpackConfigHook,
-    logger: Runtime.instance().logger,
-  });
+  const workflowBundle = await cachedWorkflowBundle(cacheDir, workflowModules ?? [], () =>
+    bundleWorkflowCode({
+      workflowsPath,
+      workflowInterceptorModules: workflowModules,
+      webpackConfigHook: workflowBundlerOptions.webpackConfigHook,
+      logger: Runtime.instance().logger,
+    }),
+  );
   return { workflowBundle, interceptors: perWorker, ...(sinks ? { sinks } : {}) };
 }

@@ -5,16 +5,17 @@
  * conformance suite's runner, test/conformance) and protoc-gen-go and protoc-gen-connect-go (the
  * buf plugins of the Go stubs in clients/go) are Go programs. We use one
  * already on PATH, else one built earlier into `<projectRoot>/.tools/bin` (`.tools/<name>/bin`
- * for the Temporal server's three), else build it from source: `go install` for all but tusd;
- * tusd through a throwaway wrapper module (see TUSD below). Prebuilt binaries are never
- * downloaded: building from the Go module proxy is the only way that works on every machine this
- * project runs on.
+ * for the Temporal server's three), else one this user built for another clone (tools-cache.ts),
+ * else build it from source: `go install` for all but tusd; tusd through a throwaway wrapper
+ * module (see TUSD below). Prebuilt binaries are never downloaded: building from the Go module
+ * proxy is the only way that works on every machine this project runs on.
  */
 import { spawn } from "node:child_process";
 import { accessSync, constants, createWriteStream, mkdirSync, rmSync, statSync, type WriteStream } from "node:fs";
 import path from "node:path";
 import { buildingLine, builtLine, progressDue, statusText, type RunningBuild } from "./build-progress.js";
 import { tailFile, type Log } from "./log-file.js";
+import { cacheBuiltTool, restoreCachedTool } from "./tools-cache.js";
 
 export type GoBinaryName =
   | "temporal"
@@ -57,7 +58,9 @@ const MODULES: Record<Exclude<GoBinaryName, "tusd">, string> = {
   // Later tags of the CLI carry a `replace` directive in go.mod, which `go install pkg@version`
   // refuses; v1.5.1 is the newest that installs this way.
   temporal: "github.com/temporalio/cli/cmd/temporal@v1.5.1",
-  minio: "github.com/minio/minio@latest",
+  // MinIO tags no semver releases: a pinned commit (its pseudo-version), so that every clone runs
+  // the same MinIO and a build can be kept for other clones (tools-cache.ts).
+  minio: "github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c",
   // A gRPC client this project did not write, for the interop tests (server reflection).
   grpcurl: "github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.4",
   // The gRPC health probe Kubernetes users run (exec probes), for the health tests.
@@ -124,12 +127,20 @@ export async function ensureBinary(name: GoBinaryName, options: EnsureBinaryOpti
   if (onPath) return onPath;
   const local = localPath(name, options.projectRoot);
   if (isExecutableFile(local)) return local;
+  if (restoreCachedTool(buildKey(name), local)) return local;
   let build = builds.get(name);
   if (!build) {
-    build = goInstall(name, local, options).finally(() => builds.delete(name));
+    build = goInstall(name, local, options)
+      .then((built) => cacheBuiltTool(buildKey(name), built, options.log))
+      .finally(() => builds.delete(name));
     builds.set(name, build);
   }
   return build;
+}
+
+/** What a build of `name` is built from: the module at its version (tusd: the release's main package). */
+function buildKey(name: GoBinaryName): string {
+  return name === "tusd" ? `${TUSD.main}@${TUSD.version}` : MODULES[name];
 }
 
 function localPath(name: GoBinaryName, projectRoot: string): string {

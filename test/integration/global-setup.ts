@@ -87,6 +87,8 @@ async function startShared(): Promise<{ provided: Provided; stop: () => Promise<
     AUDIT_SIGNING_KEY: auditKeySettings("integration-1", generateKeyPairSync("ed25519").privateKey).signingKey,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "info",
     TEMPORAL_TASK_QUEUE: `test-${process.pid}`,
+    // Every worker the tests start (dozens: restarts, own pairs) bundles the workflows once between them.
+    TEMPORAL_WORKFLOW_BUNDLE_CACHE: path.join(dataDir, "workflow-bundles"),
     COMPLETE_WAIT_TIMEOUT_SECONDS: "20",
     STORAGE_PRESIGN_UPLOAD_EXPIRY_SECONDS: "10",
     SCAN_HEARTBEAT_TIMEOUT_SECONDS: "5",

@@ -14,7 +14,7 @@ import { DISPATCH_LISTENER_APPLICATION, DispatchListener, WEBHOOK_DISPATCH_CHANN
 import { createLogger } from "../../src/logger.js";
 import { ensureIntervalSchedule } from "../../src/adapters/temporal/ensure-schedule.js";
 import { DISPATCHER_INPUT, RETIRED_DISPATCH_SCHEDULE_ID } from "../../src/adapters/temporal/webhook-dispatcher-client.js";
-import { workflowBundlerOptions, workflowsPath } from "../../src/adapters/temporal/workflow-bundle.js";
+import { replayOptions } from "../support/replay-options.js";
 import {
   WEBHOOK_DISPATCHER_ROUNDS,
   WEBHOOK_DISPATCHER_WAKE,
@@ -220,7 +220,7 @@ describe("webhook dispatch woken by new work", () => {
         const firstRun = client.workflow.getHandle(workflowId, first.firstExecutionRunId);
         expect((await firstRun.describe()).status.name).toBe("CONTINUED_AS_NEW");
         const history = await firstRun.fetchHistory();
-        await Worker.runReplayHistory({ workflowsPath, bundlerOptions: workflowBundlerOptions, replayName: "dispatcher" }, history, workflowId);
+        await Worker.runReplayHistory(await replayOptions("dispatcher"), history, workflowId);
         if (process.env.RECORD_HISTORIES === "1") {
           mkdirSync(HISTORIES_DIR, { recursive: true });
           writeFileSync(path.join(HISTORIES_DIR, "webhook-dispatcher-continued.json"), historyFixtureJson(history));

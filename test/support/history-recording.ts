@@ -4,7 +4,7 @@ import type { Client } from "@temporalio/client";
 import { Worker } from "@temporalio/worker";
 import { historyFixtureJson } from "./history-fixtures.js";
 import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
-import { workflowBundlerOptions, workflowsPath } from "../../src/adapters/temporal/workflow-bundle.js";
+import { replayOptions } from "./replay-options.js";
 
 export const HISTORIES_DIR = path.join(process.cwd(), "test", "fixtures", "histories");
 
@@ -25,7 +25,7 @@ export async function replayAndRecordWorkflows(client: Client, workflows: { name
     histories.push({ name, workflowId, history });
   }
   const replays = Worker.runReplayHistories(
-    { workflowsPath, bundlerOptions: workflowBundlerOptions, replayName: "lifecycle" },
+    await replayOptions("lifecycle"),
     histories.map((h) => ({ workflowId: h.workflowId, history: h.history })),
   );
   for await (const result of replays) {
