@@ -25,6 +25,9 @@ const integration = {
   environment: "node",
   // One stack (PostgreSQL, MinIO, Temporal, API server, worker) serves both projects' files.
   globalSetup: ["test/integration/global-setup.ts"],
+  // A worker imports the support code and the clients once, not once per file (seconds of CPU per
+  // file); the files keep no state in shared modules, each builds its own clients and closes them.
+  isolate: false,
   testTimeout: 60_000,
   hookTimeout: 120_000,
 };
