@@ -10,7 +10,6 @@ import { Code, ConnectError, createHandlerContext } from "@connectrpc/connect";
 import { v7 as uuidv7 } from "uuid";
 import { FileStorageService } from "@files-and-fields/client/gen/filestorage/v1/file_storage_service_pb.js";
 import { parseConfig } from "../../../src/config/config.js";
-import type { FileStorageDeps } from "../../../src/app/files/deps.js";
 import type { ObjectCatalog, ObjectLifecycle, ObjectStorage } from "../../../src/app/files/port.js";
 import { initiateUpload, type InitiateInput } from "../../../src/app/files/initiate-upload.js";
 import { createEntity, updateEntity, type EntityKind } from "../../../src/app/entities/entity-custom-fields.js";
@@ -20,8 +19,7 @@ import { mapDeadline, withinDeadline, type CallScope } from "../../../src/domain
 import { AppError } from "../../../src/domain/errors.js";
 import { callScopeOf } from "../../../src/rpc/call-scope.js";
 import { SAFE_MODE_ENV } from "../../support/config-env.js";
-import { FakeLifecycle, MemoryEntityStore } from "../rpc/fakes.js";
-import { FakeObjects, FakeStorage } from "./lifecycle/fakes.js";
+import { fakeFileStorage, MemoryEntityStore } from "../rpc/fakes.js";
 
 const config = parseConfig(SAFE_MODE_ENV);
 const NOW = new Date("2026-03-01T12:00:00Z");
@@ -128,21 +126,8 @@ describe("statement_timeout for the remaining time", () => {
 });
 
 function filesDeps() {
-  const objects = new FakeObjects();
-  const storage = new FakeStorage();
-  const lifecycle = new FakeLifecycle((tenantId, objectId) => objects.findLive(tenantId, objectId));
-  const deps: FileStorageDeps = {
-    store: objects,
-    trail: undefined as never,
-    storage,
-    lifecycle,
-    storageConfig: config.storage,
-    retention: config.retention,
-    completeWaitTimeoutSeconds: config.completeWaitTimeoutSeconds,
-    now: () => NOW,
-    newId: () => uuidv7(),
-  };
-  return { deps, objects, storage, lifecycle };
+  // No trail: initiate writes none of its own.
+  return fakeFileStorage(config, NOW, () => undefined as never);
 }
 
 const input: InitiateInput = {

@@ -15,7 +15,9 @@ import type { NewWebhookEndpoint, SecretRotation, WebhookEndpointChanges, Webhoo
 import type { Cursor } from "../../../src/domain/pagination.js";
 import type { WebhookEndpointView } from "../../../src/domain/webhooks/endpoint.js";
 import type { AuditQuery } from "../../../src/domain/audit/audit-query.js";
-import type { FakeObjects } from "../files/lifecycle/fakes.js";
+import { v7 as uuidv7 } from "uuid";
+import type { Config } from "../../../src/config/config.js";
+import { FakeObjects, FakeStorage } from "../files/lifecycle/fakes.js";
 import type { OrganizationProfiles } from "../../../src/app/organization/port.js";
 import { defaultProfile, type OrganizationProfile, type OrganizationProfileChanges } from "../../../src/domain/organization/profile.js";
 
@@ -126,6 +128,26 @@ export class MemoryWebhookEndpointStore implements WebhookEndpointCatalog {
 type LifecyclePort = FileStorageDeps["lifecycle"];
 
 /** The Temporal side of the files use cases: records what it was asked; complete answers the row as it is. */
+/** File storage's dependencies over empty fakes, as the handlers and use cases get them. */
+export function fakeFileStorage<Trail extends AuditTrail>(config: Config, now: Date, trailOf: (objects: FakeObjects) => Trail) {
+  const objects = new FakeObjects();
+  const storage = new FakeStorage();
+  const lifecycle = new FakeLifecycle((tenantId, objectId) => objects.findLive(tenantId, objectId));
+  const trail = trailOf(objects);
+  const deps: FileStorageDeps = {
+    store: objects,
+    trail,
+    storage,
+    lifecycle,
+    storageConfig: config.storage,
+    retention: config.retention,
+    completeWaitTimeoutSeconds: config.completeWaitTimeoutSeconds,
+    now: () => now,
+    newId: () => uuidv7(),
+  };
+  return { deps, objects, storage, lifecycle, trail };
+}
+
 export class FakeLifecycle implements LifecyclePort {
   readonly calls: { method: string; objectId: string }[] = [];
   constructor(private readonly current: (tenantId: string, objectId: string) => Promise<unknown>) {}

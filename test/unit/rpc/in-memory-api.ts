@@ -14,7 +14,6 @@ import { createUniversalHandlerClient, type UniversalClientFn } from "@connectrp
 import { pino } from "pino";
 import { v7 as uuidv7 } from "uuid";
 import { parseConfig } from "../../../src/config/config.js";
-import type { FileStorageDeps } from "../../../src/app/files/deps.js";
 import { inProcessCustomFields } from "../../../src/app/customfields/in-process-custom-fields.js";
 import type { CustomersDeps } from "../../../src/app/customers/deps.js";
 import type { ProductsDeps } from "../../../src/app/products/deps.js";
@@ -28,10 +27,9 @@ import type { ReflectionAccess } from "../../../src/rpc/reflection-service.js";
 import { createRestHandler } from "../../../src/rpc/rest/rest-handler.js";
 import { createTokenVerifier } from "../../../src/rpc/token-verifier.js";
 import { fakeDeps } from "../customfields-app/fakes.js";
-import { FakeObjects, FakeStorage } from "../files/lifecycle/fakes.js";
 import { tokenFor, UNIT_SIGNING } from "../../support/tokens.js";
 import { TEST_AUDIT_SIGNING_KEY } from "../../support/config-env.js";
-import { allReady, emptyAuditChain, FakeAuditTrail, FakeLifecycle, MemoryCustomerStore, MemoryEntityStore, MemoryOrganizationProfileStore, MemoryWebhookEndpointStore } from "./fakes.js";
+import { allReady, emptyAuditChain, FakeAuditTrail, fakeFileStorage, MemoryCustomerStore, MemoryEntityStore, MemoryOrganizationProfileStore, MemoryWebhookEndpointStore } from "./fakes.js";
 
 /** Configuration as the server parses it, defaults included; no address in it is ever dialled. */
 const config = parseConfig({
@@ -105,21 +103,7 @@ interface InMemoryApiOptions {
 
 /** A fresh API over empty fakes: one per test keeps tests independent. */
 export function inMemoryApi(options: InMemoryApiOptions = {}) {
-  const objects = new FakeObjects();
-  const storage = new FakeStorage();
-  const lifecycle = new FakeLifecycle((tenantId, objectId) => objects.findLive(tenantId, objectId));
-  const trail = new FakeAuditTrail(objects);
-  const files: FileStorageDeps = {
-    store: objects,
-    trail,
-    storage,
-    lifecycle,
-    storageConfig: config.storage,
-    retention: config.retention,
-    completeWaitTimeoutSeconds: config.completeWaitTimeoutSeconds,
-    now: () => NOW,
-    newId: () => uuidv7(),
-  };
+  const { deps: files, objects, storage, lifecycle, trail } = fakeFileStorage(config, NOW, (store) => new FakeAuditTrail(store));
   const fields = fakeDeps(NOW);
   const organizationStore = new MemoryOrganizationProfileStore();
   fields.deps.organizations = organizationStore;
