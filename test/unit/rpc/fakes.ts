@@ -127,7 +127,6 @@ export class MemoryWebhookEndpointStore implements WebhookEndpointCatalog {
 
 type LifecyclePort = FileStorageDeps["lifecycle"];
 
-/** The Temporal side of the files use cases: records what it was asked; complete answers the row as it is. */
 /** File storage's dependencies over empty fakes, as the handlers and use cases get them. */
 export function fakeFileStorage<Trail extends AuditTrail>(config: Config, now: Date, trailOf: (objects: FakeObjects) => Trail) {
   const objects = new FakeObjects();
@@ -148,6 +147,7 @@ export function fakeFileStorage<Trail extends AuditTrail>(config: Config, now: D
   return { deps, objects, storage, lifecycle, trail };
 }
 
+/** The Temporal side of the files use cases: records what it was asked; complete answers the row as it is. */
 export class FakeLifecycle implements LifecyclePort {
   readonly calls: { method: string; objectId: string }[] = [];
   constructor(private readonly current: (tenantId: string, objectId: string) => Promise<unknown>) {}
