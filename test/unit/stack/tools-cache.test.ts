@@ -1,18 +1,12 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cachedToolPath, cacheBuiltTool, restoreCachedTool, toolsCacheDir } from "../../../src/stack/tools-cache.js";
+import { temporaryDirs } from "../../support/temporary-dirs.js";
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "tools-cache-"));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = temporaryDirs("tools-cache-");
 const saved = process.env.FILES_AND_FIELDS_TOOLS_CACHE;
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   if (saved === undefined) delete process.env.FILES_AND_FIELDS_TOOLS_CACHE;
   else process.env.FILES_AND_FIELDS_TOOLS_CACHE = saved;
 });
@@ -54,10 +48,10 @@ describe("a build kept for another clone", () => {
   });
 
   it("is not kept where the cache cannot be written, and the build still counts", () => {
-    const readOnly = tempDir();
-    mkdirSync(path.join(readOnly, "go-tools"));
-    writeFileSync(path.join(readOnly, "go-tools", "github.com"), "a file where a folder must go");
-    process.env.FILES_AND_FIELDS_TOOLS_CACHE = path.join(readOnly, "go-tools");
+    const blocked = tempDir();
+    mkdirSync(path.join(blocked, "go-tools"));
+    writeFileSync(path.join(blocked, "go-tools", "github.com"), "a file where a folder must go");
+    process.env.FILES_AND_FIELDS_TOOLS_CACHE = path.join(blocked, "go-tools");
     const built = path.join(tempDir(), "grpcurl");
     writeFileSync(built, "#!/bin/sh\n");
     chmodSync(built, 0o755);

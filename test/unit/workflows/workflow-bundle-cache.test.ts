@@ -1,18 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bundleKey, cachedWorkflowBundle } from "../../../src/adapters/temporal/workflow-bundle-cache.js";
+import { temporaryDirs } from "../../support/temporary-dirs.js";
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "workflow-bundles-"));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = temporaryDirs("workflow-bundles-");
 
 function project(files: Record<string, string>): string {
   const root = tempDir();
