@@ -2,7 +2,7 @@
  * The Connect conformance suite (connectrpc.com/conformance) against the front door: its runner
  * sends every server test case its config allows, over gRPC, gRPC-Web and Connect, to
  * test/conformance/server.ts, and fails on any case that fails unless known-failing.txt lists it
- * (and then on any listed case that passes). docs/protocols.md says how to run it by hand.
+ * (and then on any listed case that passes). docs/clients.md says how to run it by hand.
  */
 import { execFileSync, spawn } from "node:child_process";
 import path from "node:path";
@@ -39,12 +39,6 @@ it("passes every server case of the Connect conformance suite but the known-fail
     path.join(here, "config.yaml"),
     "--known-failing",
     `@${path.join(here, "known-failing.txt")}`,
-    // The reference clients hang on the cases that send a message over the server's limit (they
-    // block writing it once the server has answered): a hung client takes every later case of its
-    // server with it, so the suite is left out. The limit itself is tested by
-    // test/integration/hostile.test.ts and protocols.test.ts.
-    "--skip",
-    "Server Message Size/**",
     // One server starting at a time: four compiling TypeScript at once on two cores can miss the
     // runner's 10 s limit for the server's first answer.
     "--max-servers",

@@ -1,5 +1,5 @@
 import { ServerResponse, type IncomingMessage } from "node:http";
-import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import { constants as http2Constants, Http2ServerResponse, type Http2ServerRequest, type ServerHttp2Stream } from "node:http2";
 import { Code, ConnectError, createConnectRouter, type ConnectRouter, type ConnectRouterOptions, type ContextValues } from "@connectrpc/connect";
 import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse } from "@connectrpc/connect-node";
 import type { UniversalHandler, UniversalServerRequest, UniversalServerResponse } from "@connectrpc/connect/protocol";
@@ -127,13 +127,44 @@ async function answer(handlers: Map<string, UniversalHandler>, path: string, req
 }
 
 /**
- * An HTTP/1.1 request answered before its body was read to the end (a message over the limit,
- * refused from its envelope's length) closes its connection after the answer: the runtime has
- * dropped the rest of the body, and a client that sent its next request on that connection would
- * wait behind it until the request timeout (408). HTTP/2 streams do not share that fate.
+ * An HTTP/1.1 request answered after the runtime began reading its body and before the body's end
+ * (a message over the limit, refused from its envelope's length) closes its connection after the
+ * answer: the runtime has dropped the rest of the body, and a client that sent its next request on
+ * that connection would wait behind it until the request timeout (408). A body nobody read (a
+ * content type refused unread) is left to Node, which reads and drops it after the answer and
+ * keeps the connection: closing it then would reset the socket under a client still writing,
+ * which would read a broken pipe instead of the answer.
  */
-function closeIfUnread(req: Req, res: Res): void {
-  if (res instanceof ServerResponse && !req.complete) res.shouldKeepAlive = false;
+function closeIfDropped(req: Req, res: Res): void {
+  if (res instanceof ServerResponse && !req.complete && (req.readableDidRead || req.destroyed)) res.shouldKeepAlive = false;
+}
+
+/** How often a stream answered before its client finished looks whether its answer has gone out. */
+const SENT_POLL_MS = 2;
+
+/**
+ * Resets the stream with NO_ERROR once its END_STREAM is on the wire, unless the client has
+ * finished sending by then. nghttp2 sends RST_STREAM ahead of queued DATA, and Node has no event
+ * for a frame sent, so the stream's state is looked at until its local side is closed.
+ */
+function resetOnceAnswered(stream: ServerHttp2Stream): void {
+  if (stream.destroyed || stream.closed || stream.state.remoteClose) return;
+  if (!stream.state.localClose) {
+    setTimeout(resetOnceAnswered, SENT_POLL_MS, stream).unref();
+    return;
+  }
+  stream.close(http2Constants.NGHTTP2_NO_ERROR);
+}
+
+/**
+ * An HTTP/2 stream answered in full while its client is still sending (a message over the limit
+ * in a client or bidi stream) is reset with NO_ERROR, as RFC 9113 §8.1 and gRPC's HTTP/2 protocol
+ * ask, so that the client stops sending and reads the answer. Without it a client blocked on flow
+ * control, writing the rest of a message that will never be read, waits for a window that never
+ * opens and never reads the status. Node resets such a stream itself only when nothing was read.
+ */
+function releaseUnreadStream(res: Res): void {
+  if (res instanceof Http2ServerResponse) res.stream.once("finish", () => resetOnceAnswered(res.stream));
 }
 
 /**
@@ -154,7 +185,8 @@ export function createRpcHandler(options: RpcHandlerOptions): (req: Req, res: Re
     const request = universalRequestFromNodeRequest(req, res, undefined, options.contextValues?.(req));
     answer(handlers, path, request, fillErrorInfo)
       .then((response) => {
-        closeIfUnread(req, res);
+        closeIfDropped(req, res);
+        releaseUnreadStream(res);
         return universalResponseToNodeResponse(response, res);
       })
       .catch((reason: unknown) => {
