@@ -11,8 +11,9 @@
  * proxy is the only way that works on every machine this project runs on.
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants, createWriteStream, mkdirSync, rmSync, statSync, type WriteStream } from "node:fs";
+import { createWriteStream, mkdirSync, rmSync, type WriteStream } from "node:fs";
 import path from "node:path";
+import { isExecutableFile } from "./executable-file.js";
 import { buildingLine, builtLine, progressDue, statusText, type RunningBuild } from "./build-progress.js";
 import { tailFile, type Log } from "./log-file.js";
 import { cacheBuiltTool, restoreCachedTool } from "./tools-cache.js";
@@ -90,15 +91,6 @@ export interface EnsureBinaryOptions {
    * Without one, progress goes to `log`, a line per build every 30 s at most.
    */
   status?: (text: string) => void;
-}
-
-function isExecutableFile(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 export function findOnPath(name: string, pathVariable = process.env.PATH ?? ""): string | undefined {

@@ -4,9 +4,10 @@
  * Only builds pinned to a version are kept; the key is the module and version they were built from.
  * `FILES_AND_FIELDS_TOOLS_CACHE` moves the cache; set it to `off` to build in every clone.
  */
-import { accessSync, constants, copyFileSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
+import { isExecutableFile } from "./executable-file.js";
 import type { Log } from "./log-file.js";
 
 export function toolsCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -30,7 +31,7 @@ export function cachedToolPath(key: string, cacheDir = toolsCacheDir()): string 
 /** Copies the kept build of `key` to `target`; false when none is kept. */
 export function restoreCachedTool(key: string, target: string): boolean {
   const kept = cachedToolPath(key);
-  if (!kept || !isExecutable(kept)) return false;
+  if (!kept || !isExecutableFile(kept)) return false;
   mkdirSync(path.dirname(target), { recursive: true });
   copyAtomically(kept, target);
   return true;
@@ -60,11 +61,3 @@ function copyAtomically(from: string, to: string): void {
   }
 }
 
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}

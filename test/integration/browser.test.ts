@@ -9,13 +9,14 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lifecycleWorkflowId } from "../../src/domain/files/stored-object.js";
 import { exe, png } from "../fixtures/files/index.js";
 import { launchChromium } from "../support/chromium.js";
 import { rest, tokenFor, uniqueTenant } from "../support/clients.js";
 import { csvOf, partPutsCounter } from "../support/multipart.js";
 import { withTemporal } from "../support/stack-access.js";
+import { openWorkflowHistory, openWorkflowList } from "../support/temporal-ui.js";
 import { startProcessPair, type ProcessPair } from "../support/process-pair.js";
 
 const IMAGES = path.join(process.cwd(), "docs", "images");
@@ -255,9 +256,7 @@ describe("the Temporal UI", () => {
       expect(objects.map((o) => o.status).sort()).toEqual(["READY", "REJECTED"]);
       const workflowId = (status: string) => lifecycleWorkflowId(tenant, objects.find((o) => o.status === status)!.id);
 
-      const uiUrl = inject("stackEnv").TEMPORAL_UI_URL;
-      expect(uiUrl, "the test stack has no TEMPORAL_UI_URL").toBeTruthy();
-      const open = (query: string) => page.goto(`${uiUrl}/namespaces/default/workflows?query=${encodeURIComponent(query)}`);
+      const open = (query: string) => openWorkflowList(page, query);
 
       // By status and class: only the READY logo.
       await open(`TenantId = "${tenant}" AND ObjectStatus = "READY" AND ObjectClass = "COMPANY_LOGO"`);
@@ -274,7 +273,7 @@ describe("the Temporal UI", () => {
       // One object's story: its workflow's history, each step carrying its summary.
       const ready = workflowId("READY");
       const runId = await withTemporal(async (client) => (await client.workflow.getHandle(ready).describe()).runId);
-      await page.goto(`${uiUrl}/namespaces/default/workflows/${encodeURIComponent(ready)}/${runId}/history`);
+      await openWorkflowHistory(page, ready, runId);
       // The page scrolls inside its own container: a tall viewport shows the whole history.
       await page.setViewportSize({ width: 1400, height: 1500 });
       await page.getByText("complete: compare size and checksum", { exact: false }).first().waitFor({ timeout: 30_000 });
