@@ -125,9 +125,27 @@ export class PdfStreamInflater {
     return undefined;
   }
 
-  /** Feeds body bytes until `endstream`, holding back what could be its start. */
+  /**
+   * Feeds body bytes until `endstream`, holding back what could be its start. Only the held bytes
+   * and the chunk's first few are joined to look across the seam: a stream's body is most of a
+   * large file, and copying every chunk would allocate the file a second time.
+   */
   private async inside(chunk: Uint8Array): Promise<Uint8Array | undefined> {
-    const bytes = concat(this.held, chunk);
+    const seamLength = ENDSTREAM.length - 1;
+    if (this.held.length === 0 || chunk.length < seamLength) return this.insideJoined(concat(this.held, chunk));
+    const seam = concat(this.held, chunk.subarray(0, seamLength));
+    const end = indexOfWord(seam, ENDSTREAM, 0);
+    if (end >= 0 && end < this.held.length) {
+      await this.endBody(this.held.subarray(0, end));
+      return chunk.subarray(end + ENDSTREAM.length - this.held.length);
+    }
+    await this.body!.write(this.held);
+    this.held = new Uint8Array(0);
+    return this.problem ? undefined : this.insideJoined(chunk);
+  }
+
+  /** `inside` for bytes with nothing held before them. */
+  private async insideJoined(bytes: Uint8Array): Promise<Uint8Array | undefined> {
     const end = indexOfWord(bytes, ENDSTREAM, 0);
     if (end < 0) {
       const keep = Math.min(bytes.length, ENDSTREAM.length - 1);

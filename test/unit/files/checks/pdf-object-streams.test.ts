@@ -25,6 +25,13 @@ describe("pdf_active_content reads compressed object streams", () => {
     await expect(activeContent(file, chunkSize)).resolves.toMatchObject({ reason: "PDF_JAVASCRIPT" });
   });
 
+  // `endstream` split at every place across a chunk boundary, held bytes and all: the second
+  // stream is found (and inflated) only if the first one's end was.
+  it.each(Array.from({ length: 17 }, (_, i) => i + 8))("ends a stream whose endstream spans a chunk boundary (chunks of %i bytes)", async (chunkSize) => {
+    const file = pdf({ streams: [objectStream(["<< /Type /Catalog >>"]), objectStream([ACTION])] });
+    await expect(activeContent(file, chunkSize)).resolves.toMatchObject({ reason: "PDF_JAVASCRIPT" });
+  });
+
   it("decodes #xx escapes in names inside an object stream", async () => {
     const file = pdf({ streams: [objectStream(["<< /S /J#61vaScript /J#53 (x) >>"])] });
     await expect(activeContent(file)).resolves.toMatchObject({ reason: "PDF_JAVASCRIPT" });
