@@ -30,7 +30,7 @@ export interface BenchOptions {
   loadUploads: number;
   /** uploads-peers: length of each engine's turn in a round (s). */
   peerSeconds: number;
-  /** uploads-peers: rounds per file size; each round runs ours, tusd and direct PutObject in turn. */
+  /** uploads-peers: passes over the balanced turn orders per file size (bench/balanced-order.ts). */
   peerRounds: number;
   /** uploads-peers: sequential uploads per engine for the complete-to-READY latency. */
   peerSequential: number;
@@ -75,7 +75,7 @@ export function readOptions(env: Record<string, string | undefined>): BenchOptio
     timerObjects: int("BENCH_TIMER_OBJECTS", timerMode === "seed" ? 1_500 : 300),
     loadUploads: int("BENCH_LOAD_UPLOADS", 1_000),
     peerSeconds: int("BENCH_PEER_SECONDS", 5),
-    peerRounds: int("BENCH_PEER_ROUNDS", 3),
+    peerRounds: int("BENCH_PEER_ROUNDS", 1),
     peerSequential: int("BENCH_PEER_SEQUENTIAL", 30),
     multipartRuns: int("BENCH_MULTIPART_RUNS", 3),
     timerRetentionSeconds: int("BENCH_TIMER_RETENTION_SECONDS", 20),

@@ -39,10 +39,11 @@
  *   BENCH_TIMER_RETENTION_SECONDS=20  flow mode: their retention (RETENTION_IMPORT_ARTIFACT_SECONDS);
  *                                     seed mode sets deadlines after the seeding a pilot predicts
  *   BENCH_LOAD_UPLOADS=1000           mixed uploads of the load group (valid and invalid, full flow)
- *   BENCH_PEER_SECONDS=5              uploads-peers: length of each engine's turn (ours, tusd, direct
- *                                     PutObject) in a round; turns alternate, the order rotating
- *   BENCH_PEER_ROUNDS=3               uploads-peers: rounds per file size (100 KB PNG at 32 clients,
- *                                     8 MiB PDF at 16); the defaults take about 2-3 minutes
+ *   BENCH_PEER_SECONDS=5              uploads-peers: length of each engine's turn (ours, the floor, tusd,
+ *                                     direct PutObject, …); each turn starts once the stack is idle again
+ *   BENCH_PEER_ROUNDS=1               uploads-peers: passes over the balanced turn orders per file size
+ *                                     (each engine follows every other equally often: 4 orders of the
+ *                                     4 engines at 100 KB, 6 of the 6 at 8 MiB); the default takes about 5 minutes
  *   BENCH_PEER_SEQUENTIAL=30          uploads-peers: sequential uploads per engine (complete-to-READY
  *                                     p50/p99 against tusd's final PATCH)
  *   BENCH_MULTIPART_RUNS=3            multipart: timed 200 MiB uploads of each client (ours, lib-storage), alternating

@@ -39,6 +39,7 @@ import { mean, percentile, timed } from "./stats.js";
 import { apiFor, progress, sleep, type Api } from "./support.js";
 import { spread, temporalClient } from "./timer-support.js";
 import { startTemporalFloor, type TemporalFloor } from "./temporal-floor/floor.js";
+import { balancedOrders } from "./balanced-order.js";
 import { tusCreate, tusPatch, tusUpload } from "./tus.js";
 import { complete, getUpload, initiate, put, uploadThrough, type UploadSpec, type UploadStepTimes } from "./uploads.js";
 
@@ -46,9 +47,18 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const MiB = 1024 * 1024;
 const SMALL_CLIENTS = 32;
 const LARGE_CLIENTS = 16;
-const SETTLE_MS = 1_000;
+/**
+ * After a turn, the next starts once the components that finish an engine's work in the
+ * background (the worker, Temporal, PostgreSQL) are back at their idle CPU: each used at most
+ * SETTLE_MARGIN_MS of CPU above its idle rate over a window of SETTLE_WINDOW_MS (/proc counts in
+ * 10 ms ticks). At least one window, at most SETTLE_MAX_MS.
+ */
+const SETTLE_WINDOW_MS = 500;
+const SETTLE_MARGIN_MS = 20;
+const SETTLE_MAX_MS = 15_000;
+const SETTLED: Component[] = ["worker", "temporal", "postgres"];
 /** Each of the two idle windows (before the turns and after them). */
-const IDLE_SECONDS = 3;
+const IDLE_SECONDS = 5;
 /** READY objects whose workflow history is read, spread over all turns of the 100 KB run. */
 const HISTORY_SAMPLES = 10;
 /** Temporal server default (limit.historyCount.error), the fixed reference of the history row. */
@@ -87,6 +97,8 @@ interface Tally {
   /** Includes the settle time after each turn. */
   cpu: Record<Component, number>;
   windowSeconds: number;
+  /** Time after this engine's turns until the stack was back at idle. */
+  settleSeconds: number;
   requests: number;
   requestsKnown: boolean;
   clientCpuMs: number;
@@ -103,6 +115,7 @@ const emptyTally = (): Tally => ({
   seconds: 0,
   cpu: emptyCpu(),
   windowSeconds: 0,
+  settleSeconds: 0,
   requests: 0,
   requestsKnown: true,
   clientCpuMs: 0,
@@ -178,7 +191,25 @@ async function scanClean(scanner: MalwareScanner, bytes: AsyncIterable<Uint8Arra
   if (verdict !== "clean") throw new Error(`clamd answered ${verdict} for a clean file`);
 }
 
+/**
+ * The direct peers' PutObject with its payload unsigned (`x-amz-content-sha256: UNSIGNED-PAYLOAD`,
+ * which the SigV4 signer takes as given), as our presigned PUT and tusd (-s3-disable-content-hashes)
+ * send theirs: over plain HTTP the SDK would otherwise hash every byte to sign it.
+ */
 function directPut(bucket: string, file: Payload): PutObjectCommand {
+  const command = newPut(bucket, file);
+  command.middlewareStack.add(
+    (next) => (args) => {
+      const request = args.request as { headers?: Record<string, string> };
+      if (request.headers) request.headers["x-amz-content-sha256"] = "UNSIGNED-PAYLOAD";
+      return next(args);
+    },
+    { step: "build", name: "benchUnsignedPayload" },
+  );
+  return command;
+}
+
+function newPut(bucket: string, file: Payload): PutObjectCommand {
   return new PutObjectCommand({
     Bucket: bucket,
     Key: `bench-peers-direct/${randomUUID()}`,
@@ -190,8 +221,8 @@ function directPut(bucket: string, file: Payload): PutObjectCommand {
   });
 }
 
-/** One engine's turn: `clients` closed-loop clients until the deadline, then the settle time. */
-async function turn(peers: Peers, engine: EngineName, file: Payload, seconds: number, clients: number, into: Tally): Promise<void> {
+/** One engine's turn: `clients` closed-loop clients until the deadline, then until the stack is idle again. */
+async function turn(peers: Peers, engine: EngineName, file: Payload, seconds: number, clients: number, idle: Record<Component, number>, into: Tally): Promise<void> {
   const upload = engineUpload(peers, engine, file);
   const cpuBefore = cpuSnapshot();
   const requestsBefore = await peers.requests.read();
@@ -223,11 +254,12 @@ async function turn(peers: Peers, engine: EngineName, file: Payload, seconds: nu
   };
   await Promise.all(Array.from({ length: clients }, client));
   const elapsed = (performance.now() - started) / 1000;
-  await sleep(SETTLE_MS);
+  const settled = await settle(idle);
   const cpu = cpuDelta(cpuBefore, cpuSnapshot());
   const requestsAfter = await peers.requests.read();
   into.seconds += elapsed;
-  into.windowSeconds += elapsed + SETTLE_MS / 1000;
+  into.windowSeconds += elapsed + settled;
+  into.settleSeconds += settled;
   into.clientCpuMs += ownCpuMs() - clientBefore;
   for (const [name, ms] of Object.entries(cpu)) into.cpu[name as Component] += ms;
   if (requestsBefore === undefined || requestsAfter === undefined) into.requestsKnown = false;
@@ -242,8 +274,23 @@ async function idleRates(seconds: number): Promise<Record<Component, number>> {
   return Object.fromEntries(Object.entries(used).map(([c, ms]) => [c, ms / seconds])) as Record<Component, number>;
 }
 
-/** Rounds of one turn per engine, the order rotating each round. */
-async function rounds(peers: Peers, engines: EngineName[], file: Payload, clients: number, seconds: number, count: number): Promise<Record<EngineName, Tally>> {
+/** Seconds until SETTLED components are back at their idle CPU (see SETTLE_WINDOW_MS). */
+async function settle(idle: Record<Component, number>): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const before = cpuSnapshot();
+    await sleep(SETTLE_WINDOW_MS);
+    const used = cpuDelta(before, cpuSnapshot());
+    const busy = SETTLED.some((c) => used[c] > idle[c] * (SETTLE_WINDOW_MS / 1000) + SETTLE_MARGIN_MS);
+    if (!busy || performance.now() - started >= SETTLE_MAX_MS) return (performance.now() - started) / 1000;
+  }
+}
+
+/**
+ * `passes` over the balanced orders (balanced-order.ts: each engine follows every other equally
+ * often), one turn per engine in each order.
+ */
+async function rounds(peers: Peers, engines: EngineName[], file: Payload, clients: number, seconds: number, passes: number, idle: Record<Component, number>): Promise<Record<EngineName, Tally>> {
   const tallies: Record<EngineName, Tally> = {
     ours: emptyTally(),
     floor: emptyTally(),
@@ -255,11 +302,11 @@ async function rounds(peers: Peers, engines: EngineName[], file: Payload, client
   };
   // Warm-up, not counted: connections, JIT, the first signature, tusd's first multipart upload.
   for (const engine of engines) await engineUpload(peers, engine, file)(-1);
-  for (let round = 0; round < count; round++) {
-    const order = engines.map((_, i) => engines[(i + round) % engines.length]);
+  const orders = Array.from({ length: passes }, () => balancedOrders(engines)).flat();
+  for (const [round, order] of orders.entries()) {
     for (const engine of order) {
-      progress(`uploads-peers: ${file.label} round ${round + 1}/${count}, ${engine}, ${clients} clients for ${seconds} s`);
-      await turn(peers, engine, file, seconds, clients, tallies[engine]);
+      progress(`uploads-peers: ${file.label} round ${round + 1}/${orders.length}, ${engine}, ${clients} clients for ${seconds} s`);
+      await turn(peers, engine, file, seconds, clients, idle, tallies[engine]);
       const t = tallies[engine];
       progress(`uploads-peers:   ${engine}: ${t.uploads} so far, ${t.errors} errors${engine === "ours" ? `, ${t.notReady.length} not READY` : ""}`);
     }
@@ -374,8 +421,8 @@ export const uploadsPeers: BenchGroup = {
 
       progress(`uploads-peers: ${IDLE_SECONDS} s idle (background CPU of the stack)`);
       const idleBefore = await idleRates(IDLE_SECONDS);
-      const smallRun = await rounds(peers, SMALL_ENGINES, small, SMALL_CLIENTS, options.peerSeconds, options.peerRounds);
-      const largeRun = await rounds(peers, LARGE_ENGINES, large, LARGE_CLIENTS, options.peerSeconds, options.peerRounds);
+      const smallRun = await rounds(peers, SMALL_ENGINES, small, SMALL_CLIENTS, options.peerSeconds, options.peerRounds, idleBefore);
+      const largeRun = await rounds(peers, LARGE_ENGINES, large, LARGE_CLIENTS, options.peerSeconds, options.peerRounds, idleBefore);
       progress(`uploads-peers: sequential ${small.label}, ${options.peerSequential} per engine, alternating`);
       const seq = await sequential(peers, small, options.peerSequential);
       const history = await histories(stack.env, spread(smallRun.ours.workflowIds, HISTORY_SAMPLES));
@@ -416,7 +463,10 @@ interface Measured {
 function figures(m: Measured): Figure[] {
   const { smallRun, largeRun, seq, history, small, large, options, idle } = m;
   const tusdName = m.tusd.version.replace(/^Version:\s*/, "tusd ");
-  const schedule = `${options.peerRounds} rounds × ${options.peerSeconds} s per engine, interleaved, order rotating; rate = uploads ÷ time until the turn's last upload answered`;
+  const turns = (engines: EngineName[]) => options.peerRounds * balancedOrders(engines).length;
+  const settleNote = (run: Record<EngineName, Tally>, engines: EngineName[]) =>
+    engines.map((e) => `${e} ${fmt(run[e].settleSeconds / turns(engines))}`).join(", ");
+  const schedule = `${turns(SMALL_ENGINES)} turns (100 KB) / ${turns(LARGE_ENGINES)} (8 MiB) × ${options.peerSeconds} s per engine, interleaved, each engine following every other equally often, each turn starting once the worker, Temporal and PostgreSQL are back at idle CPU (mean s after a turn, 100 KB: ${settleNote(smallRun, SMALL_ENGINES)}; 8 MiB: ${settleNote(largeRun, LARGE_ENGINES)}); rate = uploads ÷ time until the turn's last upload answered`;
   const outcome = (t: Tally, left: Map<string, number>) => {
     const still = [...left.entries()].map(([status, n]) => `${n} ${status}`).join(", ");
     const notReady = t.notReady.length === 0 ? "0 not READY" : `${t.notReady.length} not READY when complete answered (still not READY at the end: ${still || "none"})`;
@@ -456,7 +506,7 @@ function figures(m: Measured): Figure[] {
   const tusdOnly: Component[] = ["tusd"];
   const tusdAndMinio: Component[] = ["tusd", "minio"];
   const tusdCpu = baseline(`${tusdName} process per stored upload`, raw(s.tusd, tusdOnly), "ms");
-  const method = `utime+stime (+ reaped children) of each process tree from /proc over the turns + ${SETTLE_MS / 1000} s settle each, ÷ uploads; idle = 2 × ${IDLE_SECONDS} s with nothing running${m.missing.length ? `; processes NOT found (read as 0): ${m.missing.join(", ")}` : ""}`;
+  const method = `utime+stime (+ reaped children) of each process tree from /proc over the turns and the wait after each until the stack is idle again, ÷ uploads; idle = 2 × ${IDLE_SECONDS} s with nothing running${m.missing.length ? `; processes NOT found (read as 0): ${m.missing.join(", ")}` : ""}`;
   const clientNote = (t: Record<EngineName, Tally>) =>
     `bench clients (same 2 cores) per upload: ours ${fmt(t.ours.clientCpuMs / t.ours.uploads)} ms, tusd ${fmt(t.tusd.clientCpuMs / t.tusd.uploads)} ms, direct ${fmt(t.direct.clientCpuMs / t.direct.uploads)} ms`;
   const cpuRow = (label: string, cs: Component[], against: ReturnType<typeof baseline>, extra: string) =>
