@@ -17,7 +17,7 @@ import { openS3ObjectStorage } from "../adapters/s3/s3-object-storage.js";
 import { LifecycleClient } from "../adapters/temporal/lifecycle-client.js";
 import { createReadiness } from "../app/readiness.js";
 import { clamdFromConfig } from "./malware-engine.js";
-import type { FileStorageDeps } from "../app/files/deps.js";
+import { fileStorageDeps } from "../app/files/deps.js";
 import { createMetrics } from "../observability/metrics.js";
 import { temporalClientInterceptors } from "../observability/temporal-tracing.js";
 import type { Tracing } from "../observability/tracing.js";
@@ -75,17 +75,7 @@ export async function startApi(config: Config, logger: Logger, tracing?: Tracing
     ...(scanner ? [{ name: "malware_scanner", check: () => scanner.ping({ signal: AbortSignal.timeout(2000) }), optional: true }] : []),
   ], { now: () => performance.now() });
   const trail = new AuditTrailStore(orm);
-  const files: FileStorageDeps = {
-    store: new ObjectCatalogStore(orm),
-    trail,
-    storage,
-    lifecycle,
-    storageConfig: config.storage,
-    retention: config.retention,
-    completeWaitTimeoutSeconds: config.completeWaitTimeoutSeconds,
-    now: () => new Date(),
-    newId: () => uuidv7(),
-  };
+  const files = fileStorageDeps(config, { store: new ObjectCatalogStore(orm), trail, storage, lifecycle, now: () => new Date(), newId: () => uuidv7() });
   const useCases: ApiUseCases = {
     readiness,
     files,

@@ -21,6 +21,18 @@ export interface FileStorageDeps {
   newId(): string;
 }
 
+/** The settings the file storage use cases read, named as the configuration (src/config) holds them. */
+export interface FileStorageSettings {
+  storage: StorageConfig;
+  retention: RetentionConfig;
+  completeWaitTimeoutSeconds: number;
+}
+
+/** The use cases' dependencies from the settings and the ports: the real ones in src/main, fakes in the unit tests. */
+export function fileStorageDeps(settings: FileStorageSettings, ports: Pick<FileStorageDeps, "store" | "trail" | "storage" | "lifecycle" | "now" | "newId">): FileStorageDeps {
+  return { ...ports, storageConfig: settings.storage, retention: settings.retention, completeWaitTimeoutSeconds: settings.completeWaitTimeoutSeconds };
+}
+
 /** What the upload use cases count. */
 export interface UploadMeters {
   partsSigned(count: number): void;

@@ -9,7 +9,7 @@ import { generateKeyPairSync } from "node:crypto";
 import type { AuditChainReader, AuditCheckpointStore, AuditEntryView, AuditSigningKeys, AuditTrail } from "../../../src/app/audit/port.js";
 import type { CustomerExactFilter, CustomerFields, CustomerCatalog } from "../../../src/app/customers/port.js";
 import type { CustomFieldEntity, CustomFieldEntityChanges, CustomFieldEntityQuery, CustomFieldEntityCatalog } from "../../../src/app/entities/port.js";
-import type { FileStorageDeps } from "../../../src/app/files/deps.js";
+import { fileStorageDeps, type FileStorageDeps } from "../../../src/app/files/deps.js";
 import type { Readiness } from "../../../src/app/readiness.js";
 import type { NewWebhookEndpoint, SecretRotation, WebhookEndpointChanges, WebhookEndpointCatalog } from "../../../src/app/webhooks/port.js";
 import type { Cursor } from "../../../src/domain/pagination.js";
@@ -133,17 +133,7 @@ export function fakeFileStorage<Trail extends AuditTrail>(config: Config, now: D
   const storage = new FakeStorage();
   const lifecycle = new FakeLifecycle((tenantId, objectId) => objects.findLive(tenantId, objectId));
   const trail = trailOf(objects);
-  const deps: FileStorageDeps = {
-    store: objects,
-    trail,
-    storage,
-    lifecycle,
-    storageConfig: config.storage,
-    retention: config.retention,
-    completeWaitTimeoutSeconds: config.completeWaitTimeoutSeconds,
-    now: () => now,
-    newId: () => uuidv7(),
-  };
+  const deps = fileStorageDeps(config, { store: objects, trail, storage, lifecycle, now: () => now, newId: () => uuidv7() });
   return { deps, objects, storage, lifecycle, trail };
 }
 
