@@ -197,7 +197,15 @@ async function scanClean(scanner: MalwareScanner, bytes: AsyncIterable<Uint8Arra
  * send theirs: over plain HTTP the SDK would otherwise hash every byte to sign it.
  */
 function directPut(bucket: string, file: Payload): PutObjectCommand {
-  const command = newPut(bucket, file);
+  const command = new PutObjectCommand({
+    Bucket: bucket,
+    Key: `bench-peers-direct/${randomUUID()}`,
+    Body: file.bytes,
+    ContentType: file.contentType,
+    ContentLength: file.bytes.length,
+    ServerSideEncryption: "AES256",
+    IfNoneMatch: "*",
+  });
   command.middlewareStack.add(
     (next) => (args) => {
       const request = args.request as { headers?: Record<string, string> };
@@ -207,18 +215,6 @@ function directPut(bucket: string, file: Payload): PutObjectCommand {
     { step: "build", name: "benchUnsignedPayload" },
   );
   return command;
-}
-
-function newPut(bucket: string, file: Payload): PutObjectCommand {
-  return new PutObjectCommand({
-    Bucket: bucket,
-    Key: `bench-peers-direct/${randomUUID()}`,
-    Body: file.bytes,
-    ContentType: file.contentType,
-    ContentLength: file.bytes.length,
-    ServerSideEncryption: "AES256",
-    IfNoneMatch: "*",
-  });
 }
 
 /** One engine's turn: `clients` closed-loop clients until the deadline, then until the stack is idle again. */
