@@ -7,7 +7,8 @@
  * order rotating each round, so drift of a shared machine hits both alike.
  *
  * The seal trigger, deferred to the commit, takes the tenant's chain lock (an advisory lock) there
- * and holds it through the commit, so the writers of one tenant commit one at a time; a sampler
+ * and holds it through the commit, so the writers of one tenant commit one at a time (those that
+ * queued for it commit before the WAL flush and wait for it after: audited-commit.ts); a sampler
  * counts how many sessions wait on a lock.
  */
 import type { MikroORM } from "@mikro-orm/postgresql";

@@ -19,12 +19,19 @@ export interface ResultsFile {
   partialRuns?: PartialRun[];
 }
 
-/** A full run replaces everything; a partial one replaces its figures (by name), appends new ones and keeps the rest. */
+/**
+ * A figure's identity: its name and its baseline's. Some names recur with other baselines (ours
+ * against tusd, against direct PutObject, against the Temporal floor), and each is its own row.
+ */
+const key = (figure: Figure) => `${figure.name}\u0000${figure.baseline?.name ?? ""}`;
+
+/** A full run replaces everything; a partial one replaces its figures (by name and baseline), appends new ones and keeps the rest. */
 export function mergeResults(previous: ResultsFile | undefined, run: { machine: Machine; figures: Figure[]; groups: string[] | undefined }): ResultsFile {
   if (!previous || !run.groups) return { machine: run.machine, results: run.figures };
-  const fresh = new Map(run.figures.map((f) => [f.name, f]));
-  const kept = previous.results.map((f) => fresh.get(f.name) ?? f);
-  const added = run.figures.filter((f) => !previous.results.some((p) => p.name === f.name));
+  const fresh = new Map(run.figures.map((f) => [key(f), f]));
+  const kept = previous.results.map((f) => fresh.get(key(f)) ?? f);
+  const previousKeys = new Set(previous.results.map(key));
+  const added = run.figures.filter((f) => !previousKeys.has(key(f)));
   const names = run.figures.map((f) => f.name);
   const earlier = (previous.partialRuns ?? [])
     .map((p) => ({ ...p, figures: p.figures.filter((name) => !names.includes(name)) }))

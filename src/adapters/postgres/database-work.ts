@@ -2,14 +2,18 @@ import { ConnectionException, DriverException, UniqueConstraintViolationExceptio
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { deadlineExceeded, type CallScope } from "../../domain/call-scope.js";
 import { AppError } from "../../domain/errors.js";
+import { withFlushedCommits } from "./audited-commit.js";
 
 /** Work of one call, on an EntityManager of its own. */
 export type DatabaseWork<T> = (em: EntityManager) => Promise<T>;
 
-/** Runs `work` on a fresh EntityManager; its database errors leave as domain errors. */
+/**
+ * Runs `work` on a fresh EntityManager; its database errors leave as domain errors. It returns
+ * once what it committed is on disk (audited-commit.ts).
+ */
 export async function withDatabase<T>(orm: MikroORM, work: DatabaseWork<T>): Promise<T> {
   try {
-    return await work(orm.em.fork());
+    return await withFlushedCommits(orm, () => work(orm.em.fork()));
   } catch (error) {
     translateDbError(error);
   }

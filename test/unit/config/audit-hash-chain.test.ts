@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/config/config-error.js";
 import { parseConfig } from "../../../src/config/config.js";
 import type { Env } from "../../../src/config/env.js";
+import { UnflushedCommits } from "../../../src/adapters/postgres/audited-commit.js";
 import { ormOptions } from "../../../src/adapters/postgres/orm.js";
 import { SAFE_MODE_ENV } from "../../support/config-env.js";
 
@@ -22,18 +23,19 @@ function refusal(env: Env): ConfigError {
   throw new Error("the configuration was accepted");
 }
 
-/** The startup options of the API's and worker's database connections. */
+/** The startup options of the API's and worker's database connections, as openDatabase opens them. */
 const connectionOptions = (env: Env) => {
   const config = parseConfig(env);
-  const connection = ormOptions(config.databaseUrl, config.database.poolMax, config.database).driverOptions as { connection: { options?: string } };
+  const unflushed = config.database.auditHashChain ? new UnflushedCommits() : undefined;
+  const connection = ormOptions(config.databaseUrl, config.database.poolMax, config.database, unflushed).driverOptions as { connection: { options?: string } };
   return connection.connection.options;
 };
 
 describe("AUDIT_HASH_CHAIN", () => {
-  it("is on by default, in either mode, and the sessions carry no setting", () => {
+  it("is on by default, in either mode, and the sessions promise to wait for the flush of commits the seal answers before it", () => {
     expect(parseConfig(SAFE_MODE_ENV).database.auditHashChain).toBe(true);
     expect(parseConfig(development).database.auditHashChain).toBe(true);
-    expect(connectionOptions(development)).toBeUndefined();
+    expect(connectionOptions(development)).toBe("-c files.audit_commit=flush-after -c client_min_messages=notice");
   });
 
   it("takes on and off, in any case", () => {

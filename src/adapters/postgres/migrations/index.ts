@@ -14,6 +14,7 @@ import { MalwareDatabases } from "./0014-malware-databases.js";
 import { WebhookDispatchWakeups } from "./0015-webhook-dispatch-wakeups.js";
 import { ContentSha256 } from "./0016-content-sha256.js";
 import { MultipartUploadAborts } from "./0017-multipart-upload-aborts.js";
+import { AuditCommitFlushAfter } from "./0018-audit-commit-flush-after.js";
 
 /** Listed explicitly: no file discovery at run time, the same list in dev, tests and production. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   { name: "0015-webhook-dispatch-wakeups", class: WebhookDispatchWakeups },
   { name: "0016-content-sha256", class: ContentSha256 },
   { name: "0017-multipart-upload-aborts", class: MultipartUploadAborts },
+  { name: "0018-audit-commit-flush-after", class: AuditCommitFlushAfter },
 ];
