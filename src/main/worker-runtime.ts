@@ -27,6 +27,7 @@ import type { Tracing } from "../observability/tracing.js";
 import { workerClamd } from "../config/malware-scanner.js";
 import { clamdEngine } from "./malware-engine.js";
 import { startMalwareDatabaseWatch } from "./malware-database-watch.js";
+import { tuneWorkerHeap } from "./worker-heap.js";
 import { RescanObjectStore } from "../adapters/postgres/rescan-object-store.js";
 import { createRescanActivities } from "../../workflows/activities/rescan-activities.js";
 
@@ -58,6 +59,7 @@ function installRuntime(logger: Logger, level: string): void {
  * `tracing`: the process's (its owner shuts it down), continued in workflows and activities.
  */
 export async function startWorker(config: Config, logger: Logger, tracing?: Tracing): Promise<RunningWorker> {
+  tuneWorkerHeap();
   installRuntime(logger, config.logLevel);
   const clamd = workerClamd(config.clamd, config.developmentMode);
   const orm = await openDatabase(config.databaseUrl, config.database.poolMax, config.database);
