@@ -3,11 +3,13 @@ import { createWriteStream } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
+import { WORKER_NODE_FLAGS } from "../../src/stack/worker-node-flags.js";
 
-/** `entry` run with tsx as a child process, its stdout and stderr appended to `logFile`. */
+/** `entry` run with tsx as a child process (the worker with its heap flags), its stdout and stderr appended to `logFile`. */
 export function spawnLogged(root: string, env: Record<string, string>, entry: string, logFile: string): ChildProcess {
   const log = createWriteStream(logFile, { flags: "a" });
-  const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const flags = entry === "src/main/worker.ts" ? WORKER_NODE_FLAGS : [];
+  const child = spawn(process.execPath, [...flags, "--import", "tsx", entry], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
   return child;
