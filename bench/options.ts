@@ -34,6 +34,10 @@ export interface BenchOptions {
   peerRounds: number;
   /** uploads-peers: sequential uploads per engine for the complete-to-READY latency. */
   peerSequential: number;
+  /** uploads-peers: length of each turn of the saturation search (s). */
+  peerSweepSeconds: number;
+  /** uploads-peers: processes the engines' clients are spread over. */
+  peerClientProcesses: number;
   /** multipart: timed 200 MiB uploads of each client (ours, lib-storage), alternating. */
   multipartRuns: number;
   /** Flow mode only: RETENTION_IMPORT_ARTIFACT_SECONDS of the stack (seed mode sets deadlines itself). */
@@ -77,6 +81,8 @@ export function readOptions(env: Record<string, string | undefined>): BenchOptio
     peerSeconds: int("BENCH_PEER_SECONDS", 5),
     peerRounds: int("BENCH_PEER_ROUNDS", 1),
     peerSequential: int("BENCH_PEER_SEQUENTIAL", 30),
+    peerSweepSeconds: int("BENCH_PEER_SWEEP_SECONDS", 3),
+    peerClientProcesses: int("BENCH_PEER_CLIENT_PROCESSES", 4),
     multipartRuns: int("BENCH_MULTIPART_RUNS", 3),
     timerRetentionSeconds: int("BENCH_TIMER_RETENTION_SECONDS", 20),
     only: (env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean),

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 /** `floor`: the worker of the Temporal floor (bench/temporal-floor/worker.ts). */
-export type Component = "api" | "worker" | "temporal" | "postgres" | "minio" | "tusd" | "floor";
+export type Component = "api" | "worker" | "temporal" | "postgres" | "minio" | "clamd" | "tusd" | "floor";
 
 interface ProcStat {
   pid: number;
@@ -61,6 +61,7 @@ function classify(pid: number): Component | undefined {
   if (program === "minio") return "minio";
   if (program === "postgres" || program === "postmaster") return "postgres";
   if (program === "tusd") return "tusd";
+  if (program === "clamd") return "clamd";
   return undefined;
 }
 
@@ -84,7 +85,7 @@ export function cpuSnapshot(): Record<Component, number> {
     children.set(stat.ppid, list);
   }
   const treeTicks = (root: ProcStat): number => (children.get(root.pid) ?? []).reduce((sum, child) => sum + treeTicks(child), root.ticks);
-  const totals: Record<Component, number> = { api: 0, worker: 0, temporal: 0, postgres: 0, minio: 0, tusd: 0, floor: 0 };
+  const totals: Record<Component, number> = { api: 0, worker: 0, temporal: 0, postgres: 0, minio: 0, clamd: 0, tusd: 0, floor: 0 };
   for (const child of children.get(process.pid) ?? []) {
     const component = classify(child.pid);
     if (component) totals[component] += (treeTicks(child) * 1000) / clockTicks();

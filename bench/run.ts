@@ -43,9 +43,12 @@
  *                                     direct PutObject, …); each turn starts once the stack is idle again
  *   BENCH_PEER_ROUNDS=1               uploads-peers: passes over the balanced turn orders per file size
  *                                     (each engine follows every other equally often: 4 orders of the
- *                                     4 engines at 100 KB, 6 of the 6 at 8 MiB); the default takes about 5 minutes
+ *                                     4 engines at 100 KB, 6 of the 6 at 8 MiB), after the saturation search; the default takes about 8 minutes
  *   BENCH_PEER_SEQUENTIAL=30          uploads-peers: sequential uploads per engine (complete-to-READY
  *                                     p50/p99 against tusd's final PATCH)
+ *   BENCH_PEER_SWEEP_SECONDS=3        uploads-peers: turns of the search for each engine's saturation
+ *                                     (rising client counts until one gains under 5%)
+ *   BENCH_PEER_CLIENT_PROCESSES=4     uploads-peers: processes every engine's clients are spread over
  *   BENCH_MULTIPART_RUNS=3            multipart: timed 200 MiB uploads of each client (ours, lib-storage), alternating
  *   BENCH_ONLY=api,put,...            run only these groups: api, put, scan, csv, limits, fields, filter, audit, audit-chain, load,
  *                                     uploads-peers, multipart, timers (without a stack group, no stack is started).
@@ -78,7 +81,7 @@ import { retentionTimers } from "./retention-timers.js";
 import { load } from "./load.js";
 import { multipart } from "./multipart.js";
 import { scanLatency } from "./scan-latency.js";
-import { uploadsPeers } from "./uploads-peers.js";
+import { uploadsPeers } from "./uploads-peers/group.js";
 import { startBenchStack, type BenchStack, type TemporalMode } from "./stack.js";
 import { mergeResults, type ResultsFile } from "./results-file.js";
 import { progress } from "./support.js";
