@@ -13,6 +13,8 @@ export interface Figure {
   /** value ÷ baseline.value; null without a baseline (or a zero one). */
   ratio: number | null;
   notes?: string;
+  /** The bench group that measured it (set by bench/run.ts), so a partial run can replace all of its group's rows. */
+  group?: string;
 }
 
 export function baseline(name: string, value: number, unit: string): Baseline {

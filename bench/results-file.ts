@@ -25,11 +25,17 @@ export interface ResultsFile {
  */
 const key = (figure: Figure) => `${figure.name}\u0000${figure.baseline?.name ?? ""}`;
 
-/** A full run replaces everything; a partial one replaces its figures (by name and baseline), appends new ones and keeps the rest. */
+/**
+ * A full run replaces everything. A partial one replaces its figures (by name and baseline),
+ * appends new ones, drops the rows its groups measured before and no longer do (a renamed or
+ * removed figure), and keeps the rest.
+ */
 export function mergeResults(previous: ResultsFile | undefined, run: { machine: Machine; figures: Figure[]; groups: string[] | undefined }): ResultsFile {
   if (!previous || !run.groups) return { machine: run.machine, results: run.figures };
   const fresh = new Map(run.figures.map((f) => [key(f), f]));
-  const kept = previous.results.map((f) => fresh.get(key(f)) ?? f);
+  const ranGroups = new Set(run.groups);
+  const outdated = (f: Figure) => f.group !== undefined && ranGroups.has(f.group) && !fresh.has(key(f));
+  const kept = previous.results.filter((f) => !outdated(f)).map((f) => fresh.get(key(f)) ?? f);
   const previousKeys = new Set(previous.results.map(key));
   const added = run.figures.filter((f) => !previousKeys.has(key(f)));
   const names = run.figures.map((f) => f.name);

@@ -111,7 +111,7 @@ async function runGroups(
   for (const group of groups) {
     const started = Date.now();
     try {
-      const produced = group.kind === "stack" ? await group.run(context!) : await group.run(options);
+      const produced = (group.kind === "stack" ? await group.run(context!) : await group.run(options)).map((f) => ({ ...f, group: group.name }));
       for (const f of produced) groupOf.set(f, group.name);
       figures.push(...produced);
       progress(`${group.name}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -27,4 +27,16 @@ describe("mergeResults", () => {
     expect(mergeResults(previous, { machine: machine("later"), figures: [ours(2, "floor")], groups: ["peers"] }).results.map((f) => f.value)).toEqual([1, 2]);
     expect(mergeResults(previous, { machine: machine("later"), figures: [ours(2, "floor")], groups: undefined }).results.map((f) => f.value)).toEqual([2]);
   });
+
+  it("drops the rows a group it ran measured before and no longer does, and keeps other groups' rows", () => {
+    const tagged = (name: string, group: string) => ({ ...figure(name, 1, "ms", null), group });
+    const previous = { machine: machine("first"), results: [tagged("Old name", "peers"), tagged("Kept", "peers"), tagged("Other group", "audit"), figure("Untagged", 1, "ms", null)] };
+    const merged = mergeResults(previous, { machine: machine("later"), figures: [{ ...tagged("Kept", "peers"), value: 2 }, tagged("New name", "peers")], groups: ["peers"] });
+    expect(merged.results.map((f) => [f.name, f.value])).toEqual([
+      ["Kept", 2],
+      ["Other group", 1],
+      ["Untagged", 1],
+      ["New name", 1],
+    ]);
+  });
 });
