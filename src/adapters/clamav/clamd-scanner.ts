@@ -2,8 +2,10 @@
  * MalwareScanner on clamd's socket protocol (TCP or a Unix socket), one connection per call.
  * Commands are sent in the null-terminated form (`zINSTREAM\0`), so each reply ends at its `\0`.
  * INSTREAM takes the bytes as chunks, each after its length as a 4-byte big-endian integer, and a
- * zero length ends them. Chunks are written as the source yields them and the next one is read
- * only when the socket has taken the last (backpressure): a file is never held whole in memory.
+ * zero length ends them. The source's chunks are gathered into chunks of up to FRAME_BYTES, each
+ * written at once (a storage stream yields 16-64 KiB pieces, and a write per piece cost a system
+ * call each); the next is read only when the socket has taken the last (backpressure): a file is
+ * never held whole in memory.
  */
 import { connect } from "node:net";
 import type { MalwareScanCallOptions, MalwareScanner } from "../../app/files/lifecycle/port.js";
@@ -28,6 +30,8 @@ export interface ClamdScannerOptions {
 
 /** clamd reads a chunk whole before the next; a large one from the caller is sent in slices. */
 const MAX_CHUNK_BYTES = 1024 * 1024;
+/** The source's pieces are gathered until this many bytes before they go as one chunk. */
+const FRAME_BYTES = 256 * 1024;
 const END_OF_STREAM = new Uint8Array(4);
 
 export function clamdScanner(options: ClamdScannerOptions): MalwareScanner {
@@ -54,25 +58,41 @@ function expect(command: string, reply: string | undefined, wanted: string): voi
 
 /** What a command's body sees of the connection. */
 interface Session {
-  /** Resolves when the socket can take more; false when clamd has answered or the connection ended. */
-  write(bytes: Uint8Array): Promise<boolean>;
+  /** Writes the pieces together; resolves when the socket can take more; false when clamd has answered or the connection ended. */
+  write(pieces: readonly Uint8Array[]): Promise<boolean>;
+  /** False once clamd has answered, the connection ended or the call was aborted: read no more of the source. */
+  open(): boolean;
 }
 
 /** "over-limit": the stream is longer than `maxBytes`; the end marker was not sent. */
 async function sendStream(session: Session, bytes: AsyncIterable<Uint8Array>, maxBytes: number): Promise<"sent" | "over-limit"> {
   let sent = 0;
+  let frame: Uint8Array[] = [];
+  let frameBytes = 0;
+  // clamd answers early only to refuse (size limit): the rest of the bytes would be ignored.
+  const flush = async () => {
+    if (frameBytes === 0) return true;
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(frameBytes);
+    const written = await session.write([length, ...frame]);
+    frame = [];
+    frameBytes = 0;
+    return written;
+  };
   for await (const chunk of bytes) {
-    for (let offset = 0; offset < chunk.length; offset += MAX_CHUNK_BYTES) {
-      const slice = chunk.subarray(offset, offset + MAX_CHUNK_BYTES);
+    if (!session.open()) return "sent";
+    for (let offset = 0; offset < chunk.length; ) {
+      const slice = chunk.subarray(offset, offset + Math.min(MAX_CHUNK_BYTES - frameBytes, chunk.length - offset));
+      offset += slice.length;
       sent += slice.length;
       if (sent > maxBytes) return "over-limit";
-      const length = Buffer.alloc(4);
-      length.writeUInt32BE(slice.length);
-      // clamd answers early only to refuse (size limit): the rest of the bytes would be ignored.
-      if (!(await session.write(length)) || !(await session.write(slice))) return "sent";
+      frame.push(slice);
+      frameBytes += slice.length;
+      if (frameBytes >= FRAME_BYTES && !(await flush())) return "sent";
     }
   }
-  await session.write(END_OF_STREAM);
+  if (!(await flush())) return "sent";
+  await session.write([END_OF_STREAM]);
   return "sent";
 }
 
@@ -148,13 +168,19 @@ function converse(
       socket.write(`z${command}\0`);
       if (!body) return;
       const session: Session = {
-        async write(bytes) {
+        open: () => reply === undefined && !failure && !socket.destroyed,
+        async write(pieces) {
           // One turn of the event loop first, so a reply waiting to be read is read: clamd answers
           // a stream past its limit and closes at once, and a write after that close fails (EPIPE)
           // and destroys the socket before Node has read the answer that came before it.
           await new Promise((next) => setImmediate(next));
-          if (reply !== undefined || failure || socket.destroyed) return false;
-          if (socket.write(bytes)) return true;
+          if (!session.open()) return false;
+          // Corked, the pieces leave in one system call.
+          socket.cork();
+          let room = true;
+          for (const piece of pieces) room = socket.write(piece);
+          socket.uncork();
+          if (room) return true;
           await new Promise<void>((wake) => {
             const done = () => {
               socket.off("drain", done);
@@ -164,7 +190,7 @@ function converse(
             socket.on("drain", done);
             socket.on("close", done);
           });
-          return reply === undefined && !failure && !socket.destroyed;
+          return session.open();
         },
       };
       // The source's own errors (storage unreadable) leave as they are: they are not about clamd.
