@@ -26,6 +26,16 @@ export function integer(env: Env, name: string, fallback: number, min = 1): numb
   return value;
 }
 
+/** A decimal number in (`above`, `atMost`]: `0.5`, `1`. */
+export function fraction(env: Env, name: string, fallback: number, above: number, atMost: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,6}(\.\d{1,6})?$/.test(raw)) throw new ConfigError(name, `must be a decimal number such as 0.5, got "${raw}"`);
+  const value = Number(raw);
+  if (value <= above || value > atMost) throw new ConfigError(name, `must be above ${above} and at most ${atMost}, got "${raw}"`);
+  return value;
+}
+
 export function boolean(env: Env, name: string, fallback: boolean): boolean {
   const raw = optional(env, name)?.toLowerCase();
   if (raw === undefined) return fallback;

@@ -1,7 +1,7 @@
 /** The main Temporal worker: its slots, its long polls, and whether it owns the schedules. */
 import { ConfigError } from "./config-error.js";
 import type { Env } from "./env.js";
-import { boolean, integer, optional } from "./env-values.js";
+import { boolean, fraction, integer, optional } from "./env-values.js";
 import { activityPollerDefaults, type PollerSettings, pollers, workflowPollerDefaults } from "./pollers.js";
 
 export interface WorkerConfig {
@@ -24,7 +24,18 @@ export interface WorkerConfig {
   /** Long polls (src/adapters/temporal/worker-pollers.ts). */
   workflowTaskPollers: PollerSettings;
   activityTaskPollers: PollerSettings;
+  /** The share of workflow task polls on the normal queue (the rest on the sticky one), as sdk-core's nonStickyToStickyPollRatio. */
+  nonStickyToStickyPollRatio: number;
 }
+
+/**
+ * Half the workflow task polls on the normal queue. Every upload's workflow task arrives there
+ * (its workflow sleeps until complete, and usually ends in that one task), where the SDK's 0.2
+ * left one poll of eight: tasks were dispatched one poll round trip at a time. Measured here
+ * (100 KB uploads, 16 clients, 2 cores, dev server): 15.1 uploads/s with 0.2, 18.7 with 0.5,
+ * 19.7 with 1; 0.5 keeps four polls for the sticky queue the long-lived workflows use.
+ */
+export const NON_STICKY_POLL_RATIO = 0.5;
 
 export function parseWorker(env: Env, developmentMode: boolean): WorkerConfig {
   const faults = optional(env, "FAULT_INJECTION");
@@ -43,5 +54,6 @@ export function parseWorker(env: Env, developmentMode: boolean): WorkerConfig {
     maxConcurrentActivityTaskExecutions: activities,
     workflowTaskPollers: pollers(env, "WORKER_WORKFLOW_TASK_POLLERS", "WORKER_MAX_WORKFLOW_TASK_POLLS", workflowTasks, workflowPollerDefaults(workflowTasks)),
     activityTaskPollers: pollers(env, "WORKER_ACTIVITY_TASK_POLLERS", "WORKER_MAX_ACTIVITY_TASK_POLLS", activities, activityPollerDefaults(activities)),
+    nonStickyToStickyPollRatio: fraction(env, "WORKER_WORKFLOW_TASK_POLLERS_NON_STICKY_RATIO", NON_STICKY_POLL_RATIO, 0, 1),
   };
 }

@@ -160,8 +160,11 @@ export async function startWorker(config: Config, logger: Logger, tracing?: Trac
   if (!clamd) logger.warn("CLAMD_ADDRESS is not set: uploads are not scanned for malware (development mode only)");
   if (config.worker.faultInjection) logger.warn("FAULT_INJECTION=workflow-tasks: every lifecycle step fails its workflow task once");
   // The pollers as the SDK compiled them, the ones it hands sdk-core: proof they were not ignored.
-  const { workflowTaskPollerBehavior, activityTaskPollerBehavior } = worker.options;
-  logger.info({ taskQueue: config.temporal.taskQueue, webhookTaskQueue: config.webhooks.taskQueue, workflowTaskPollerBehavior, activityTaskPollerBehavior }, "worker started");
+  const { workflowTaskPollerBehavior, activityTaskPollerBehavior, nonStickyToStickyPollRatio } = worker.options;
+  logger.info(
+    { taskQueue: config.temporal.taskQueue, webhookTaskQueue: config.webhooks.taskQueue, workflowTaskPollerBehavior, activityTaskPollerBehavior, nonStickyToStickyPollRatio },
+    "worker started",
+  );
   if (config.webhooks.secretKeys.derived) logger.warn("WEBHOOK_SECRET_KEY is not set: webhook secrets use the development key (development mode only)");
   if (config.audit.developmentKey) logger.warn("AUDIT_SIGNING_KEY is not set: audit checkpoints are signed with the development key (development mode only)");
   // Either worker stopping (shutdown or a fatal error) stops the other.

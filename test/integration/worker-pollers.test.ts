@@ -4,7 +4,8 @@
  * and for a worker of this test's own started with other settings; its webhook worker with
  * pollers derived from that worker's own slots (before, the SDK's defaults). Before, the configured polls
  * went to `maxConcurrentWorkflowTaskPolls`, which @temporalio/worker 1.24 never reads: every
- * worker polled the normal queue, the one each upload's first workflow task arrives on, once.
+ * worker polled the normal queue, the one each upload's first workflow task arrives on, once; and
+ * with the SDK's nonStickyToStickyPollRatio (0.2) a simple maximum of 8 still gave it one poll.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -23,7 +24,8 @@ afterAll(async () => {
 function startedWith(log: string, message = "worker started"): unknown {
   const started = startedLine(log, message);
   if (!started) throw new Error(`no "${message}" line in ${log}`);
-  return { workflowTaskPollerBehavior: started.workflowTaskPollerBehavior, activityTaskPollerBehavior: started.activityTaskPollerBehavior };
+  const { workflowTaskPollerBehavior, activityTaskPollerBehavior, nonStickyToStickyPollRatio } = started;
+  return { workflowTaskPollerBehavior, activityTaskPollerBehavior, ...(nonStickyToStickyPollRatio === undefined ? {} : { nonStickyToStickyPollRatio }) };
 }
 
 function startedLine(log: string, message: string): Record<string, unknown> | undefined {
@@ -43,7 +45,7 @@ async function written(log: string, message: string): Promise<void> {
 }
 
 describe("worker pollers", () => {
-  it("the suite's worker runs with the configured pollers: a simple maximum of workflow task polls, autoscaling activity polls", () => {
+  it("the suite's worker runs with the configured pollers: a simple maximum of workflow task polls, half of them on the normal queue, autoscaling activity polls", () => {
     const env = inject("stackEnv");
     const running = startedWith(path.join(inject("logDir"), "worker.log"));
     const { worker } = parseConfig(env);
@@ -51,6 +53,7 @@ describe("worker pollers", () => {
     expect(running).toEqual({
       workflowTaskPollerBehavior: { type: "simple-maximum", maximum: worker.maxConcurrentWorkflowTaskExecutions },
       activityTaskPollerBehavior: { type: "autoscaling", minimum: 1, initial: Math.min(10, worker.maxConcurrentActivityTaskExecutions), maximum: worker.maxConcurrentActivityTaskExecutions },
+      nonStickyToStickyPollRatio: 0.5,
     });
   });
 
@@ -76,6 +79,7 @@ describe("worker pollers", () => {
       WORKER_ACTIVITY_TASK_POLLERS_MIN: "2",
       WORKER_ACTIVITY_TASK_POLLERS_INITIAL: "3",
       WORKER_ACTIVITY_TASK_POLLERS_MAX: "7",
+      WORKER_WORKFLOW_TASK_POLLERS_NON_STICKY_RATIO: "0.25",
       WEBHOOK_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: "6",
       WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES: "3",
     };
@@ -90,6 +94,7 @@ describe("worker pollers", () => {
     expect(startedWith(path.join(dir, "worker.log"))).toEqual({
       workflowTaskPollerBehavior: { type: "autoscaling", minimum: 3, initial: 5, maximum: 6 },
       activityTaskPollerBehavior: { type: "autoscaling", minimum: 2, initial: 3, maximum: 7 },
+      nonStickyToStickyPollRatio: 0.25,
     });
     expect(startedWith(path.join(dir, "worker.log"), "webhook worker created")).toEqual({
       workflowTaskPollerBehavior: { type: "simple-maximum", maximum: 6 },

@@ -16,11 +16,12 @@ function refused(overrides: Env): string {
 }
 
 describe("replica settings", () => {
-  it("default to a simple maximum of workflow task polls (autoscaling opt-in), autoscaling activity polls, and a pool of 10", () => {
+  it("default to a simple maximum of workflow task polls (autoscaling opt-in) half on the normal queue, autoscaling activity polls, and a pool of 10", () => {
     const config = parseConfig(SAFE_MODE_ENV);
     expect(config.worker).toMatchObject({
       workflowTaskPollers: { autoscaling: false, minimum: 2, initial: 4, maximum: 8 },
       activityTaskPollers: { autoscaling: true, minimum: 1, initial: 10, maximum: 20 },
+      nonStickyToStickyPollRatio: 0.5,
     });
     expect(config.database.poolMax).toBe(10);
   });
@@ -33,11 +34,13 @@ describe("replica settings", () => {
       WORKER_WORKFLOW_TASK_POLLERS_INITIAL: "5",
       WORKER_WORKFLOW_TASK_POLLERS_MAX: "6",
       WORKER_ACTIVITY_TASK_POLLERS_INITIAL: "2",
+      WORKER_WORKFLOW_TASK_POLLERS_NON_STICKY_RATIO: "1",
       DATABASE_POOL_MAX: "3",
     });
     expect(config.worker).toMatchObject({
       workflowTaskPollers: { autoscaling: true, minimum: 3, initial: 5, maximum: 6 },
       activityTaskPollers: { minimum: 1, initial: 2, maximum: 20 },
+      nonStickyToStickyPollRatio: 1,
     });
     expect(config.database.poolMax).toBe(3);
     const small = parseConfig({ ...SAFE_MODE_ENV, WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: "2", WORKER_MAX_CONCURRENT_ACTIVITIES: "4" });
@@ -47,7 +50,7 @@ describe("replica settings", () => {
     });
   });
 
-  it("refuse more pollers than slots, bounds out of order, the retired names, and an empty pool", () => {
+  it("refuse more pollers than slots, bounds out of order, the retired names, a poll ratio outside (0, 1], and an empty pool", () => {
     expect(refused({ WORKER_WORKFLOW_TASK_POLLERS_MAX: "9" })).toBe("WORKER_WORKFLOW_TASK_POLLERS_MAX");
     expect(refused({ WORKER_WORKFLOW_TASK_POLLERS_MIN: "0" })).toBe("WORKER_WORKFLOW_TASK_POLLERS_MIN");
     expect(refused({ WORKER_WORKFLOW_TASK_POLLERS_MIN: "5", WORKER_WORKFLOW_TASK_POLLERS_MAX: "4" })).toBe("WORKER_WORKFLOW_TASK_POLLERS_MIN");
@@ -56,5 +59,8 @@ describe("replica settings", () => {
     expect(refused({ WORKER_MAX_WORKFLOW_TASK_POLLS: "4" })).toBe("WORKER_MAX_WORKFLOW_TASK_POLLS");
     expect(refused({ WORKER_MAX_ACTIVITY_TASK_POLLS: "4" })).toBe("WORKER_MAX_ACTIVITY_TASK_POLLS");
     expect(refused({ DATABASE_POOL_MAX: "0" })).toBe("DATABASE_POOL_MAX");
+    for (const ratio of ["0", "1.5", "-0.5", "half", "0.5e1"]) {
+      expect(refused({ WORKER_WORKFLOW_TASK_POLLERS_NON_STICKY_RATIO: ratio })).toBe("WORKER_WORKFLOW_TASK_POLLERS_NON_STICKY_RATIO");
+    }
   });
 });
