@@ -39,8 +39,11 @@ export function mergeResults(previous: ResultsFile | undefined, run: { machine: 
   const previousKeys = new Set(previous.results.map(key));
   const added = run.figures.filter((f) => !previousKeys.has(key(f)));
   const names = run.figures.map((f) => f.name);
+  const results = [...kept, ...added];
+  // An earlier partial run names only the rows still its own: not remeasured now, not dropped.
+  const remaining = new Set(results.map((f) => f.name));
   const earlier = (previous.partialRuns ?? [])
-    .map((p) => ({ ...p, figures: p.figures.filter((name) => !names.includes(name)) }))
+    .map((p) => ({ ...p, figures: p.figures.filter((name) => !names.includes(name) && remaining.has(name)) }))
     .filter((p) => p.figures.length > 0);
-  return { machine: previous.machine, results: [...kept, ...added], partialRuns: [...earlier, { groups: run.groups, machine: run.machine, figures: names }] };
+  return { machine: previous.machine, results, partialRuns: [...earlier, { groups: run.groups, machine: run.machine, figures: names }] };
 }

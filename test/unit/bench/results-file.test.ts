@@ -39,4 +39,12 @@ describe("mergeResults", () => {
       ["New name", 1],
     ]);
   });
+
+  it("an earlier partial run no longer names rows a later one dropped", () => {
+    const tagged = (name: string, group: string) => ({ ...figure(name, 1, "ms", null), group });
+    const first = mergeResults({ machine: machine("full"), results: [tagged("Other", "audit")] }, { machine: machine("p1"), figures: [tagged("Old name", "peers"), tagged("Audit row", "audit2")], groups: ["peers", "audit2"] });
+    const second = mergeResults(first, { machine: machine("p2"), figures: [tagged("New name", "peers")], groups: ["peers"] });
+    expect(second.results.map((f) => f.name)).toEqual(["Other", "Audit row", "New name"]);
+    expect(second.partialRuns?.map((p) => p.figures)).toEqual([["Audit row"], ["New name"]]);
+  });
 });
