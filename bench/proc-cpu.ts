@@ -8,8 +8,12 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-/** `floor`: the worker of the Temporal floor (bench/temporal-floor/worker.ts). */
-export type Component = "api" | "worker" | "temporal" | "postgres" | "minio" | "clamd" | "tusd" | "floor";
+/** Every component counted; `floor`: the worker of the Temporal floor (bench/temporal-floor/worker.ts). */
+export const COMPONENTS = ["api", "worker", "temporal", "postgres", "minio", "clamd", "tusd", "floor"] as const;
+export type Component = (typeof COMPONENTS)[number];
+
+/** Zero CPU for every component. */
+export const emptyCpu = (): Record<Component, number> => Object.fromEntries(COMPONENTS.map((c) => [c, 0])) as Record<Component, number>;
 
 interface ProcStat {
   pid: number;
@@ -85,7 +89,7 @@ export function cpuSnapshot(): Record<Component, number> {
     children.set(stat.ppid, list);
   }
   const treeTicks = (root: ProcStat): number => (children.get(root.pid) ?? []).reduce((sum, child) => sum + treeTicks(child), root.ticks);
-  const totals: Record<Component, number> = { api: 0, worker: 0, temporal: 0, postgres: 0, minio: 0, clamd: 0, tusd: 0, floor: 0 };
+  const totals = emptyCpu();
   for (const child of children.get(process.pid) ?? []) {
     const component = classify(child.pid);
     if (component) totals[component] += (treeTicks(child) * 1000) / clockTicks();

@@ -10,7 +10,7 @@ import { parseConfig } from "../../src/config/config.js";
 import { parseClamdAddress } from "../../src/config/malware-scanner.js";
 import { sleep } from "../support.js";
 import { temporalClient } from "../timer-support.js";
-import { emptyClientTally, type ClientSetup, type ClientTally, type FromClient, type ToClient } from "./client-protocol.js";
+import { addSteps, emptyClientTally, type ClientSetup, type ClientTally, type FromClient, type ToClient } from "./client-protocol.js";
 import { engineUpload, payloadOf, type EngineName, type EngineTargets, type Payload, type PayloadSize } from "./engines.js";
 
 const setup = JSON.parse(process.env.BENCH_PEER_CLIENT ?? "null") as ClientSetup | null;
@@ -40,11 +40,7 @@ async function turn(engine: EngineName, size: PayloadSize, seconds: number, clie
     while (performance.now() < deadline) {
       try {
         const outcome = await upload(next++);
-        if (outcome.steps) {
-          tally.steps.initiateMs += outcome.steps.initiateMs;
-          tally.steps.putMs += outcome.steps.putMs;
-          tally.steps.completeMs += outcome.steps.completeMs;
-        }
+        if (outcome.steps) addSteps(tally.steps, outcome.steps);
         if (outcome.ready) {
           tally.uploads++;
           if (outcome.workflowId) tally.workflowIds.push(outcome.workflowId);

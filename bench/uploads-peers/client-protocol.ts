@@ -35,6 +35,13 @@ export type FromClient = { type: "ready" } | { type: "done"; id: number; tally: 
 
 export const emptyClientTally = (): ClientTally => ({ uploads: 0, errors: 0, notReady: [], workflowIds: [], steps: { initiateMs: 0, putMs: 0, completeMs: 0 }, cpuMs: 0 });
 
+/** Adds one upload's (or one tally's) call times into `into`. */
+export function addSteps(into: UploadStepTimes, part: UploadStepTimes): void {
+  into.initiateMs += part.initiateMs;
+  into.putMs += part.putMs;
+  into.completeMs += part.completeMs;
+}
+
 /** Adds `part` into `into` (the tallies of several processes, or of several turns). */
 export function addClientTally(into: ClientTally, part: ClientTally): void {
   into.uploads += part.uploads;
@@ -42,8 +49,6 @@ export function addClientTally(into: ClientTally, part: ClientTally): void {
   into.firstError ??= part.firstError;
   into.notReady.push(...part.notReady);
   into.workflowIds.push(...part.workflowIds);
-  into.steps.initiateMs += part.steps.initiateMs;
-  into.steps.putMs += part.steps.putMs;
-  into.steps.completeMs += part.steps.completeMs;
+  addSteps(into.steps, part.steps);
   into.cpuMs += part.cpuMs;
 }

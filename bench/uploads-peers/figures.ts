@@ -47,6 +47,8 @@ export interface Measured {
 /** The stack of ours: everything an upload passes through (clamd scans it). */
 const OUR_STACK: Component[] = ["api", "worker", "temporal", "postgres", "minio", "clamd"];
 const FLOOR_STACK: Component[] = ["floor", "temporal", "postgres"];
+/** Temporal server default (limit.historyCount.error), the fixed reference of the history row. */
+const TEMPORAL_HISTORY_EVENTS_LIMIT = 51_200;
 
 const fmt = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
 
@@ -191,6 +193,3 @@ export function figures(m: Measured): Figure[] {
     figure("Temporal state transitions per upload", mean(history.transitions), "transitions", null, `${historyNote}; describe() raw workflowExecutionInfo.stateTransitionCount; no peer keeps workflow state`),
   ];
 }
-
-/** Temporal server default (limit.historyCount.error), the fixed reference of the history row. */
-const TEMPORAL_HISTORY_EVENTS_LIMIT = 51_200;

@@ -21,7 +21,7 @@ import { ensureBinary } from "../../src/stack/go-binaries.js";
 import { startTusd } from "../../src/stack/tusd.js";
 import type { BenchGroup } from "../context.js";
 import { minioRequestCounter } from "../minio-metrics.js";
-import { componentsFound, type Component } from "../proc-cpu.js";
+import { COMPONENTS, componentsFound, type Component } from "../proc-cpu.js";
 import { apiFor, progress, type Api } from "../support.js";
 import { spread, temporalClient } from "../timer-support.js";
 import { startTemporalFloor } from "../temporal-floor/floor.js";
@@ -43,7 +43,6 @@ const ENGINES: Record<PayloadSize, EngineName[]> = {
 const IDLE_SECONDS = 5;
 /** READY objects whose workflow history is read, spread over all turns of the 100 KB run. */
 const HISTORY_SAMPLES = 10;
-const COMPONENTS: Component[] = ["api", "worker", "temporal", "postgres", "minio", "clamd", "tusd", "floor"];
 
 export const uploadsPeers: BenchGroup = {
   name: "uploads-peers",

@@ -3,7 +3,7 @@
  * then the wait until the stack is back at idle; around it the CPU of every stack process from
  * /proc (bench/proc-cpu.ts) and MinIO's request counter, so cost per upload is counted per component.
  */
-import { cpuDelta, cpuSnapshot, type Component } from "../proc-cpu.js";
+import { cpuDelta, cpuSnapshot, emptyCpu, type Component } from "../proc-cpu.js";
 import { sleep } from "../support.js";
 import { balancedOrders } from "../balanced-order.js";
 import { addClientTally, emptyClientTally, type ClientTally } from "./client-protocol.js";
@@ -36,7 +36,6 @@ export interface Tally {
   clients: number;
 }
 
-export const emptyCpu = (): Record<Component, number> => ({ api: 0, worker: 0, temporal: 0, postgres: 0, minio: 0, clamd: 0, tusd: 0, floor: 0 });
 export const emptyTally = (clients = 0): Tally => ({
   client: emptyClientTally(),
   seconds: 0,
