@@ -15,6 +15,8 @@ export interface HttpLimitsConfig {
   requestTimeoutSeconds: number;
   /** HTTP/1.1: an idle keep-alive connection between calls. */
   keepAliveTimeoutSeconds: number;
+  /** HTTP/1.1: the rest of a body answered unread (over a limit) is read and dropped this long, then the connection is closed (src/rpc/unread-body.ts). */
+  unreadBodyLingerSeconds: number;
   /** No byte either way while a call is open (a reader that stopped reading a stream). */
   idleTimeoutSeconds: number;
   maxConnections: number;
@@ -54,6 +56,7 @@ export function parseHttpLimits(env: Env, completeWaitSeconds: number): HttpLimi
     headersTimeoutSeconds,
     requestTimeoutSeconds,
     keepAliveTimeoutSeconds: integer(env, "HTTP_KEEP_ALIVE_TIMEOUT_SECONDS", 5),
+    unreadBodyLingerSeconds: integer(env, "HTTP_UNREAD_BODY_LINGER_SECONDS", 5),
     idleTimeoutSeconds,
     maxConnections: integer(env, "HTTP_MAX_CONNECTIONS", 4096),
     maxHeaderBytes: integer(env, "HTTP_MAX_HEADER_BYTES", 16_384, 1024),

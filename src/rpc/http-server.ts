@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { Readiness } from "../app/readiness.js";
 import type { HttpLimitsConfig } from "../config/http-limits.js";
 import { withTraceIdSlot, type TraceIdSlot } from "../observability/trace-ids.js";
+import { lingerOnUnreadBody } from "./unread-body.js";
 import { closeIfSilent, enforceHttp1Limits, enforceHttp2Limits, http1Options, http2Options } from "./connection-limits.js";
 
 type Req = IncomingMessage | Http2ServerRequest;
@@ -76,6 +77,7 @@ function dispatcher(options: HttpServerOptions, inFlight: InFlight): RequestHand
     inFlight.count++;
     inFlight.responses.add(res);
     if (inFlight.draining) closeAfterResponse(res);
+    lingerOnUnreadBody(req, res, options.limits.unreadBodyLingerSeconds * 1000);
     res.once("close", () => {
       inFlight.count--;
       inFlight.responses.delete(res);

@@ -1,4 +1,4 @@
-import { ServerResponse, type IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants as http2Constants, Http2ServerResponse, type Http2ServerRequest, type ServerHttp2Stream } from "node:http2";
 import { Code, ConnectError, createConnectRouter, type ConnectRouter, type ConnectRouterOptions, type ContextValues } from "@connectrpc/connect";
 import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse } from "@connectrpc/connect-node";
@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import { frontDoorCodes, type FrontDoorReason } from "../error-codes.js";
 import type { FrontDoorErrorOptions } from "./error-info-option.js";
 import { jsonWriteOptions } from "../json-options.js";
+import { bodyChunks } from "../unread-body.js";
 import { binaryContentType, decodeGrpcWebText, encodeGrpcWebText, isGrpcWebText, textContentType } from "./grpc-web-text.js";
 import {
   envelope,
@@ -126,19 +127,6 @@ async function answer(handlers: Map<string, UniversalHandler>, path: string, req
   return { ...res, header, body: encodeGrpcWebText(res.body) };
 }
 
-/**
- * An HTTP/1.1 request answered after the runtime began reading its body and before the body's end
- * (a message over the limit, refused from its envelope's length) closes its connection after the
- * answer: the runtime has dropped the rest of the body, and a client that sent its next request on
- * that connection would wait behind it until the request timeout (408). A body nobody read (a
- * content type refused unread) is left to Node, which reads and drops it after the answer and
- * keeps the connection: closing it then would reset the socket under a client still writing,
- * which would read a broken pipe instead of the answer.
- */
-function closeIfDropped(req: Req, res: Res): void {
-  if (res instanceof ServerResponse && !req.complete && (req.readableDidRead || req.destroyed)) res.shouldKeepAlive = false;
-}
-
 /** How often a stream answered before its client finished looks whether its answer has gone out. */
 const SENT_POLL_MS = 2;
 
@@ -182,10 +170,10 @@ export function createRpcHandler(options: RpcHandlerOptions): (req: Req, res: Re
   const handlers = new Map(router.handlers.map((h) => [h.requestPath, h]));
   return (req, res) => {
     const path = (req.url ?? "").split("?", 2)[0];
-    const request = universalRequestFromNodeRequest(req, res, undefined, options.contextValues?.(req));
+    // The runtime stops reading at a message over the limit: the rest is left to lingerOnUnreadBody.
+    const request = { ...universalRequestFromNodeRequest(req, res, undefined, options.contextValues?.(req)), body: bodyChunks(req) };
     answer(handlers, path, request, fillErrorInfo)
       .then((response) => {
-        closeIfDropped(req, res);
         releaseUnreadStream(res);
         return universalResponseToNodeResponse(response, res);
       })

@@ -9,6 +9,7 @@ import { toConnectError } from "../errors.js";
 import { jsonWriteOptions } from "../json-options.js";
 import { bearerChallenge } from "./bearer-challenge.js";
 import { buildRequest } from "./request-builder.js";
+import { bodyChunks } from "../unread-body.js";
 import { matchRoute, routesOf, type HttpRoute } from "./http-routes.js";
 
 type Req = IncomingMessage | Http2ServerRequest;
@@ -43,7 +44,7 @@ function writeError(res: Res, error: unknown, status?: number, headers?: Record<
 async function readBody(req: Req, maxBytes: number): Promise<JsonValue | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
+  for await (const chunk of bodyChunks(req)) {
     size += chunk.length;
     if (size > maxBytes) {
       throw new ConnectError(`request body larger than ${maxBytes} bytes`, Code.ResourceExhausted);

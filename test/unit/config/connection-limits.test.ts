@@ -28,6 +28,7 @@ describe("connection and call limits", () => {
       headersTimeoutSeconds: 15,
       requestTimeoutSeconds: 60,
       keepAliveTimeoutSeconds: 5,
+      unreadBodyLingerSeconds: 5,
       idleTimeoutSeconds: 120,
       maxConnections: 4096,
       maxHeaderBytes: 16_384,

@@ -16,6 +16,7 @@ const LIMITS: HttpLimitsConfig = {
   headersTimeoutSeconds: 1,
   requestTimeoutSeconds: 1,
   keepAliveTimeoutSeconds: 1,
+  unreadBodyLingerSeconds: 1,
   idleTimeoutSeconds: 10,
   maxConnections: 100,
   maxHeaderBytes: 16_384,

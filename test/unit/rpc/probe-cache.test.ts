@@ -101,6 +101,7 @@ describe("probes through the server", () => {
         headersTimeoutSeconds: 5,
         requestTimeoutSeconds: 5,
         keepAliveTimeoutSeconds: 1,
+        unreadBodyLingerSeconds: 1,
         idleTimeoutSeconds: 10,
         maxConnections: 500,
         maxHeaderBytes: 16_384,

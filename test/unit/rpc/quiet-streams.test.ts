@@ -23,6 +23,7 @@ const LIMITS: HttpLimitsConfig = {
   headersTimeoutSeconds: 5,
   requestTimeoutSeconds: 5,
   keepAliveTimeoutSeconds: 1,
+  unreadBodyLingerSeconds: 1,
   idleTimeoutSeconds: IDLE_SECONDS,
   maxConnections: 100,
   maxHeaderBytes: 16_384,
