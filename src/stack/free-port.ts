@@ -1,6 +1,7 @@
 /**
  * TCP ports on loopback: whether one is free, and picking a free one.
  */
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
 export const LOOPBACK = "127.0.0.1";
@@ -64,4 +65,23 @@ export async function findFreePortBelow(below: number, low = 10_000): Promise<nu
     return port;
   }
   throw new Error(`could not find a free TCP port below ${below} on loopback`);
+}
+
+/** Where Linux starts handing out connections' local ports (net.ipv4.ip_local_port_range); 32768 where unknown. */
+export function ephemeralRangeStart(): number {
+  try {
+    const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 11_000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/**
+ * A free port below the ephemeral range, for a service that may be stopped and started again on
+ * it: an ephemeral port, free when chosen, can meanwhile become some connection's local port, and
+ * the restart then fails with "address already in use" (a test stack's Temporal UI did).
+ */
+export function findFreeRestartablePort(): Promise<number> {
+  return findFreePortBelow(ephemeralRangeStart());
 }

@@ -7,10 +7,11 @@
  * switch to another port: the printed addresses stay the same from run to run, and a taken port
  * most often means a stack is already running, which a second one should not hide.
  *
- * 'free' (tests): ports the OS reports free, never a default port, so tests never collide with
- * a running `npm start` nor make a later one fail.
+ * 'free' (tests): free ports below the ephemeral range (never a default port, so tests never
+ * collide with a running `npm start` nor make a later one fail), so that a component a test stops
+ * and starts again finds its port still free (free-port.ts, findFreeRestartablePort).
  */
-import { findFreePort, isPortFree, LOOPBACK } from "./free-port.js";
+import { findFreeRestartablePort, isPortFree, LOOPBACK } from "./free-port.js";
 
 export type PortMode = "defaults" | "free";
 export type PortName = "postgres" | "minio" | "minioConsole" | "temporal" | "temporalUi" | "redis" | "clamd";
@@ -69,7 +70,8 @@ export async function resolvePort(
 ): Promise<number> {
   const spec = DEFAULT_PORTS[name];
   if (mode === "free") {
-    return findFreePort({ avoid: Object.values(DEFAULT_PORTS).map((each) => each.port) });
+    // The default ports lie outside [10000, the ephemeral range), so none can be chosen.
+    return findFreeRestartablePort();
   }
   const port = portFromEnv(env, spec.portVariable) ?? spec.port;
   if (!(await isPortFree(port))) throw new PortInUseError(port, spec);

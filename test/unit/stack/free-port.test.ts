@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { findFreePort, findFreePortBelow, isPortFree } from "../../../src/stack/free-port.js";
+import { ephemeralRangeStart, findFreePort, findFreePortBelow, isPortFree } from "../../../src/stack/free-port.js";
 import { DEFAULT_PORTS, PortInUseError, portFromEnv, resolvePort } from "../../../src/stack/ports.js";
 
 const servers: Server[] = [];
@@ -70,6 +70,14 @@ describe("ports", () => {
   it("'free' never picks a default port", async () => {
     const defaults = new Set(Object.values(DEFAULT_PORTS).map((spec) => spec.port));
     for (let i = 0; i < 20; i++) expect(defaults.has(await resolvePort("postgres", "free", {}))).toBe(false);
+  });
+
+  // A component a test stops and starts again (Temporal, PostgreSQL, MinIO) takes its port back:
+  // no connection can have been given it as its local port meanwhile (a CI run's Temporal UI was).
+  it("'free' picks ports below the ephemeral range", async () => {
+    const start = ephemeralRangeStart();
+    expect(start).toBeGreaterThan(10_000);
+    for (let i = 0; i < 20; i++) expect(await resolvePort("temporalUi", "free", {})).toBeLessThan(start);
   });
 
   it("'defaults' fails on a taken port, naming it and the variables to change", async () => {
