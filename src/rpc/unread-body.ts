@@ -28,7 +28,7 @@ export function lingerOnUnreadBody(req: IncomingMessage | Http2ServerRequest, re
     if (req.complete || req.destroyed) return;
     const socket = req.socket;
     const deadline = setTimeout(() => socket.destroy(), lingerMs).unref();
-    req.once("end", () => clearTimeout(deadline));
+    // 'close' follows the body's end, or the connection's.
     req.once("close", () => clearTimeout(deadline));
     req.removeAllListeners("data");
     req.resume();
