@@ -68,9 +68,19 @@ function sessionStatementTimeoutMs(orm: MikroORM): number | undefined {
 }
 
 /**
+ * Every pooled connection stayed busy for the pool's whole wait (`acquireTimeoutMillis`, orm.ts):
+ * an overload that passes, not a fault of the call. Knex throws it bare from a transaction's begin
+ * and MikroORM wraps it (same message) from a query.
+ */
+function waitedOutPool(error: unknown): boolean {
+  return (error as Error)?.name === "KnexTimeoutError" || /^Knex: Timeout acquiring a connection/.test(String((error as Error)?.message));
+}
+
+/**
  * Database errors leave the adapter as domain errors with the original as `cause`: a lost
- * database is `unavailable` (callers may retry), anything else stays unexpected. A unique
- * violation passes unchanged, for the store that knows which fact it means.
+ * database, or one too busy to lend a connection in time, is `unavailable` (callers may retry),
+ * anything else stays unexpected. A unique violation passes unchanged, for the store that knows
+ * which fact it means.
  */
 function translateDbError(error: unknown): never {
   if (error instanceof AppError) throw error;
@@ -82,6 +92,9 @@ function translateDbError(error: unknown): never {
     /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(String((error as Error).message));
   if (connectionLost) {
     throw new AppError("DEPENDENCY_UNAVAILABLE", "database unavailable; retry shortly", { cause: error });
+  }
+  if (waitedOutPool(error)) {
+    throw new AppError("DEPENDENCY_UNAVAILABLE", "database busy: no connection free within the pool's wait; retry shortly", { cause: error });
   }
   if (error instanceof DriverException) throw new AppError("INTERNAL", "database error", { cause: error });
   throw error;
