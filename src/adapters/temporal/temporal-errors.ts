@@ -3,7 +3,7 @@ import { ApplicationFailure, NamespaceNotFoundError } from "@temporalio/common";
 import { AppError, type ErrorReason } from "../../domain/errors.js";
 import { isTaskInFailedState } from "./workflow-task-failed.js";
 
-/** Temporal's errors as domain errors: an Update's failure keeps its reason; an unreachable server is `unavailable`. */
+/** Temporal's errors as domain errors: an Update's failure keeps its reason; an unreachable or overloaded server is `unavailable`. */
 export function translateTemporalError(error: unknown, action: string): Error {
   if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
     const reason = (error.cause.type ?? "INTERNAL") as ErrorReason;
@@ -18,7 +18,10 @@ export function translateTemporalError(error: unknown, action: string): Error {
     return new AppError("DEPENDENCY_UNAVAILABLE", `workflow service unavailable (${action}); retry shortly`, { cause: error });
   }
   const grpc = error instanceof ServiceError ? error.cause : error;
-  const unreachable = isTaskInFailedState(error) || (isGrpcServiceError(grpc) && [4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */].includes(grpc.code));
+  // RESOURCE_EXHAUSTED: the server sheds load (its rate limits, a busy workflow, too many Updates
+  // in flight); it passes, and the client has already retried it a few times.
+  const transient = [4 /* DEADLINE_EXCEEDED */, 8 /* RESOURCE_EXHAUSTED */, 14 /* UNAVAILABLE */];
+  const unreachable = isTaskInFailedState(error) || (isGrpcServiceError(grpc) && transient.includes(grpc.code));
   if (unreachable || /ECONNREFUSED|UNAVAILABLE|deadline exceeded/i.test(String((grpc as Error)?.message))) {
     return new AppError("DEPENDENCY_UNAVAILABLE", `workflow service unavailable (${action}); retry shortly`, { cause: error });
   }
