@@ -69,11 +69,11 @@ function sessionStatementTimeoutMs(orm: MikroORM): number | undefined {
 
 /**
  * Every pooled connection stayed busy for the pool's whole wait (`acquireTimeoutMillis`, orm.ts):
- * an overload that passes, not a fault of the call. Knex throws it bare from a transaction's begin
- * and MikroORM wraps it (same message) from a query.
+ * an overload that passes, not a fault of the call. Knex's KnexTimeoutError, known by its message,
+ * which a MikroORM DriverException wrapping it keeps.
  */
 function waitedOutPool(error: unknown): boolean {
-  return (error as Error)?.name === "KnexTimeoutError" || /^Knex: Timeout acquiring a connection/.test(String((error as Error)?.message));
+  return /^Knex: Timeout acquiring a connection/.test(String((error as Error)?.message));
 }
 
 /**
