@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../packages/client/src/browser-uploader/errors.js";
 import { partRanges } from "../../../packages/client/src/browser-uploader/part-transfer.js";
-import { MemoryQueueStore } from "../../../packages/client/src/browser-uploader/queue-store.js";
+import { MemoryQueueStore, type QueueRecord, type UploadQueueStore } from "../../../packages/client/src/browser-uploader/queue-store.js";
 import { UploadQueue } from "../../../packages/client/src/browser-uploader/queue.js";
 import type { TransferRequest, TransferResponse } from "../../../packages/client/src/browser-uploader/upload-api.js";
 import { createUpload } from "../../../packages/client/src/browser-uploader/uploader.js";
@@ -150,6 +150,30 @@ describe("the browser uploader in parts", () => {
     await done;
     expect(upload.state).toBe("cancelled");
     expect(api.calls).toContain("abort");
+  });
+
+  it("sends no byte before the queue stored the object to resume: a reload at any point after loses no part", async () => {
+    const writes: QueueRecord[] = [];
+    let commit = () => {};
+    // The store writes the entry at once, then holds the write that names the object.
+    const store: UploadQueueStore = {
+      put: (record) => {
+        writes.push(record);
+        return record.recipe.resume ? new Promise((resolve) => (commit = resolve)) : Promise.resolve();
+      },
+      delete: async () => undefined,
+      list: async () => [],
+    };
+    const { upload, api, transfer } = multipart();
+    const ended = new UploadQueue({ store, network: new FakeNetwork() }).add(upload);
+    await expect.poll(() => writes.length).toBe(2);
+    for (let i = 0; i < 5; i++) await settle();
+    expect(api.calls).toContain("initiate");
+    expect(transfer.requests).toHaveLength(0);
+    expect(writes[1]!.recipe.resume).toEqual({ objectId: OBJECT_ID, multipart: PLAN });
+    commit();
+    expect((await ended).state).toBe("ready");
+    expect(transfer.requests).toHaveLength(3);
   });
 
   it("the queue keeps the object of a running upload, so that a reload resumes it", async () => {

@@ -9,7 +9,7 @@ import { indexedDbQueueStore, MemoryQueueStore, type UploadRecipe } from "../../
 import { UploadQueue } from "../../../packages/client/src/browser-uploader/queue.js";
 import { createUpload } from "../../../packages/client/src/browser-uploader/uploader.js";
 import type { UploadFile } from "../../../packages/client/src/browser-uploader/types.js";
-import { FakeApi, FakeClock, FakeNetwork, FakeTransfer, pngFile, storedObject } from "./fakes.js";
+import { FakeApi, FakeClock, FakeNetwork, FakeTransfer, pngFile, settle, storedObject } from "./fakes.js";
 import { FakeIndexedDb } from "./fake-indexeddb.js";
 
 /** The page's wiring, as it would be built again after a reload; storage answers 503 while `down`. */
@@ -128,6 +128,22 @@ describe("a persisted upload queue", () => {
     await second.persisted();
     expect(indexedDb.databases.get("uploads-test")?.get("uploads")?.size).toBe(0);
     expect(indexedDb.opens).toBe(2);
+  });
+
+  it("a write to IndexedDB resolves once its transaction committed, not when its request answered", async () => {
+    const indexedDb = new FakeIndexedDb();
+    const store = indexedDbQueueStore("commits", indexedDb);
+    await store.list();
+    indexedDb.holdCommits = true;
+    let written = false;
+    const write = store.put({ id: "e1", addedAt: 1, file: pngFile(), recipe: { objectClass: "C", ownerEntityType: "T", ownerEntityId: "1", contentType: "image/png", filename: "me.png" }, state: "queued" });
+    void write.then(() => (written = true));
+    for (let i = 0; i < 5; i++) await settle();
+    // The row is there (its request answered), but a page closed now would lose it.
+    expect((await store.list()).map((record) => record.id)).toEqual(["e1"]);
+    expect(written).toBe(false);
+    indexedDb.release();
+    await write;
   });
 
   it("goes on in memory and reports the error when the store cannot write", async () => {

@@ -61,10 +61,17 @@ export interface IdbObjectStoreLike {
   delete(key: string): IdbRequestLike<unknown>;
   getAll(): IdbRequestLike<QueueRecord[]>;
 }
+export interface IdbTransactionLike {
+  error: unknown;
+  oncomplete: (() => void) | null;
+  onerror: (() => void) | null;
+  onabort: (() => void) | null;
+  objectStore(name: string): IdbObjectStoreLike;
+}
 export interface IdbDatabaseLike {
   objectStoreNames: { contains(name: string): boolean };
   createObjectStore(name: string, options: { keyPath: string }): unknown;
-  transaction(name: string, mode: "readonly" | "readwrite"): { objectStore(name: string): IdbObjectStoreLike };
+  transaction(name: string, mode: "readonly" | "readwrite"): IdbTransactionLike;
 }
 export interface IdbFactoryLike {
   open(name: string, version: number): IdbRequestLike<IdbDatabaseLike> & { onupgradeneeded: (() => void) | null };
@@ -76,6 +83,15 @@ function completion<T>(request: IdbRequestLike<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error instanceof Error ? request.error : new Error("IndexedDB request failed"));
+  });
+}
+
+function commit(transaction: IdbTransactionLike): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = () => reject(transaction.error instanceof Error ? transaction.error : new Error("IndexedDB transaction failed"));
+    transaction.oncomplete = () => resolve();
+    transaction.onerror = failed;
+    transaction.onabort = failed;
   });
 }
 
@@ -92,10 +108,18 @@ export function indexedDbQueueStore(databaseName = "browser-uploader-queue", fac
     })();
     return opened;
   };
-  const objects = async (mode: "readonly" | "readwrite") => (await database()).transaction(STORE, mode).objectStore(STORE);
+  // A request's success is not yet a commit: a page closed before the transaction completes
+  // loses the write. The queue waits for a write before the upload sends bytes, so a write
+  // resolves once committed.
+  const write = async (change: (objects: IdbObjectStoreLike) => IdbRequestLike<unknown>) => {
+    const transaction = (await database()).transaction(STORE, "readwrite");
+    const committed = commit(transaction);
+    change(transaction.objectStore(STORE));
+    await committed;
+  };
   return {
-    put: async (record) => void (await completion((await objects("readwrite")).put(record))),
-    delete: async (id) => void (await completion((await objects("readwrite")).delete(id))),
-    list: async () => completion((await objects("readonly")).getAll()),
+    put: (record) => write((objects) => objects.put(record)),
+    delete: (id) => write((objects) => objects.delete(id)),
+    list: async () => completion((await database()).transaction(STORE, "readonly").objectStore(STORE).getAll()),
   };
 }

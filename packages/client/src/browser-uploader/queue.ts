@@ -30,6 +30,8 @@ interface Entry {
   id: string;
   addedAt: number;
   upload: Upload;
+  /** The object of the resume point the store holds for this entry, if any. */
+  storedObjectId?: string;
   resolve(upload: Upload): void;
   unsubscribe(): void;
 }
@@ -142,6 +144,7 @@ export class UploadQueue {
         id,
         addedAt,
         upload,
+        storedObjectId: upload.recipe.resume?.objectId,
         resolve: (ended) => {
           this.settle(entry);
           resolve(ended);
@@ -195,9 +198,7 @@ export class UploadQueue {
       const entry = this.waiting.shift()!;
       entry.unsubscribe();
       this.active.add(entry.upload);
-      const stopRemembering = this.rememberResumePoint(entry);
-      void entry.upload.start().then((upload) => {
-        stopRemembering();
+      void entry.upload.start({ objectKnown: (upload) => this.keepResumePoint(entry, upload) }).then((upload) => {
         this.active.delete(upload);
         entry.resolve(upload);
         this.changed();
@@ -208,17 +209,18 @@ export class UploadQueue {
   }
 
   /**
-   * Rewrites the entry once its upload's object exists, so that after a reload the upload goes on
-   * with that object (a multipart upload sends only the parts storage lacks) instead of anew.
+   * Rewrites the entry once its upload's object exists, and resolves when that write is done: the
+   * upload sends no byte before, so that after a reload it goes on with that object (a multipart
+   * upload sends only the parts storage lacks) instead of anew. A failed write is reported to
+   * onStoreError and the upload goes on.
    */
-  private rememberResumePoint(entry: Entry): () => void {
-    let written = entry.upload.recipe.resume?.objectId;
-    return entry.upload.subscribe((upload) => {
-      const { recipe } = upload;
-      if (upload.finished || !recipe.resume || recipe.resume.objectId === written) return;
-      written = recipe.resume.objectId;
+  private keepResumePoint(entry: Entry, upload: Upload): Promise<void> {
+    const { recipe } = upload;
+    if (recipe.resume && recipe.resume.objectId !== entry.storedObjectId) {
+      entry.storedObjectId = recipe.resume.objectId;
       this.persist((store) => store.put({ id: entry.id, addedAt: entry.addedAt, file: upload.file, recipe, state: "queued" }));
-    });
+    }
+    return this.writes;
   }
 
   private drop(entry: Entry): boolean {

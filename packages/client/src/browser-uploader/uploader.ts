@@ -57,6 +57,16 @@ export interface UploadOptions {
   onRetry?(info: { step: UploadStep; attempt: number; delayMs: number; error: unknown }, upload: Upload): void;
 }
 
+/** What the runner of an upload (the queue) does at points of its run. */
+export interface UploadRunHooks {
+  /**
+   * The upload's object exists and no byte was sent yet; the upload waits for the promise. The
+   * queue stores the resume point here: bytes that reach storage are then never lost to a reload,
+   * which goes on with this object instead of starting anew.
+   */
+  objectKnown?(upload: Upload): Promise<void>;
+}
+
 /** Complete answers these when the bytes are not (or no longer) in place: send them again. */
 const REUPLOAD_REASONS = new Set(["UPLOAD_URL_EXPIRED", "UPLOAD_MISSING"]);
 
@@ -117,8 +127,8 @@ export class Upload {
     return new Upload(this.file, { ...this.options, resume: this.resumePoint ?? this.options.resume });
   }
 
-  start(): Promise<Upload> {
-    this.running ??= this.state === "idle" ? this.run().then(() => this) : Promise.resolve(this);
+  start(hooks: UploadRunHooks = {}): Promise<Upload> {
+    this.running ??= this.state === "idle" ? this.run(hooks).then(() => this) : Promise.resolve(this);
     return this.running;
   }
 
@@ -142,12 +152,16 @@ export class Upload {
     return () => this.listeners.delete(listener);
   }
 
-  private async run(): Promise<void> {
+  private async run(hooks: UploadRunHooks): Promise<void> {
     try {
       checkClassRules(this.options.objectClass, { size: this.file.size, type: this.contentType, name: this.filename });
       this.setState("initiating");
       let object = await this.resumeOrInitiate();
-      if (object.status === "PENDING_UPLOAD") object = await this.uploadAndComplete(object.id);
+      if (object.status === "PENDING_UPLOAD") {
+        await hooks.objectKnown?.(this);
+        if (this.signal.aborted) throw new CancelledError();
+        object = await this.uploadAndComplete(object.id);
+      }
       if (!ended(object)) {
         this.setState("scanning");
         object = await this.awaitScan(object.id);
