@@ -15,7 +15,7 @@ import { control } from "../support/control.js";
 import { sleep, sql, withTemporal } from "../support/stack-access.js";
 import { initiate, uploadThrough } from "../support/uploads.js";
 import { subscribe } from "../support/webhook-receiver.js";
-import { deliveriesOf, document, drained, receiversClosedAfterEach, waitForDelivery } from "../support/webhook-deliveries.js";
+import { deliveriesOf, dispatchDiagnosis, document, drained, receiversClosedAfterEach, waitForDelivery } from "../support/webhook-deliveries.js";
 
 const receiver = receiversClosedAfterEach();
 
@@ -24,7 +24,7 @@ describe("no event is lost", () => {
     const tenant = uniqueTenant("wh");
     const token = await tokenFor(tenant);
     const target = await receiver();
-    await subscribe(token, target, ["upload.initiated", "hold.placed"]);
+    const { id: endpointId } = await subscribe(token, target, ["upload.initiated", "hold.placed"]);
     await control("worker", "kill");
     let objectId: string;
     try {
@@ -38,7 +38,7 @@ describe("no event is lost", () => {
     } finally {
       await control("worker", "start");
     }
-    await target.waitFor((r) => r.length >= 2, 60_000);
+    await target.waitFor((r) => r.length >= 2, 60_000, () => dispatchDiagnosis(endpointId));
     await drained([tenant]);
     const events = Object.fromEntries(target.received.map((r) => [r.payload?.type, r.payload?.data.object]));
     expect(Object.keys(events).sort()).toEqual(["hold.placed", "upload.initiated"]);
@@ -62,7 +62,7 @@ describe("no event is lost", () => {
     // The next dispatch: any event of a tenant with an endpoint wakes the dispatcher (this one is
     // not subscribed to, so only the stranded delivery arrives).
     await initiate(token, document());
-    await target.waitFor((r) => r.length >= 1);
+    await target.waitFor((r) => r.length >= 1, undefined, () => dispatchDiagnosis(endpoint.id));
     expect(target.received.map((r) => [r.id, r.payload?.type])).toEqual([[id, "hold.placed"]]);
     const [row] = await waitForDelivery(endpoint.id, "DELIVERED");
     expect(row.workflow_started_at).not.toBeNull();

@@ -2,9 +2,13 @@
  * What the webhook tests share: receivers closed after each test, and the deliveries table read
  * until the dispatch has settled.
  */
-import { afterEach } from "vitest";
+import { readFileSync } from "node:fs";
+import { temporal } from "@temporalio/proto";
+import path from "node:path";
+import { afterEach, inject } from "vitest";
+import { webhookDispatcherId } from "../../workflows/activities/webhook-types.js";
 import { png } from "../fixtures/files/index.js";
-import { sleep, sql } from "./stack-access.js";
+import { sleep, sql, withTemporal } from "./stack-access.js";
 import { subscribe, WebhookReceiver } from "./webhook-receiver.js";
 
 /** A small valid upload of a class every webhook test may use. */
@@ -61,4 +65,33 @@ export async function sentinel(receiver: () => Promise<WebhookReceiver>, token: 
   const target = await receiver();
   await subscribe(token, target, eventTypes);
   return target;
+}
+
+/**
+ * What the stack knows about an endpoint's deliveries that did not arrive, for a failed wait's
+ * message (CI keeps no logs): its rows, the outbox, the dispatcher workflow's state and pending
+ * activities, and the worker's log lines about webhooks or at warning and above.
+ */
+export async function dispatchDiagnosis(endpointId: string): Promise<string> {
+  const rows = await deliveriesOf(endpointId);
+  const [outbox] = await sql<{ undispatched: number; unstarted: number }>(
+    `select (select count(*)::int from audit_entries where webhooks_dispatched_at is null) as undispatched,
+            (select count(*)::int from webhook_deliveries where workflow_started_at is null) as unstarted`,
+  );
+  const dispatcher = await withTemporal(async (client, taskQueue) => {
+    const handle = client.workflow.getHandle(webhookDispatcherId(taskQueue));
+    const { status, runId, historyLength, raw } = await handle.describe();
+    const pending = (raw.pendingActivities ?? []).map((a) => ({ type: a.activityType?.name, state: a.state, attempt: a.attempt, failure: a.lastFailure?.message }));
+    // The run's last events: whether the wake-up arrived, and what the rounds since did.
+    const events = ((await handle.fetchHistory()).events ?? []).slice(-15).map((e) => {
+      const at = e.eventTime?.seconds ? new Date(Number(e.eventTime.seconds) * 1000 + Math.floor((e.eventTime.nanos ?? 0) / 1e6)).toISOString() : "";
+      return `${at} ${temporal.api.enums.v1.EventType[e.eventType ?? 0]?.replace("EVENT_TYPE_", "")}`;
+    });
+    return { status: status.name, runId, historyLength, pending, events };
+  }).catch((error: unknown) => String(error));
+  const log = readFileSync(path.join(inject("logDir"), "worker.log"), "utf8")
+    .split("\n")
+    .filter((line) => /webhook|dispatch|"level":(4|5|6)0/.test(line))
+    .slice(-20);
+  return [`deliveries: ${JSON.stringify(rows)}`, `outbox: ${JSON.stringify(outbox)}`, `dispatcher: ${JSON.stringify(dispatcher)}`, "worker log:", ...log].join("\n");
 }

@@ -59,10 +59,14 @@ export class WebhookReceiver {
     return this.received.map((r) => r.payload?.type);
   }
 
-  async waitFor(predicate: (received: ReceivedWebhook[]) => boolean, timeoutMs = 30_000): Promise<ReceivedWebhook[]> {
+  /** `explain` adds what the stack knows to the error when the wait ends without the webhooks. */
+  async waitFor(predicate: (received: ReceivedWebhook[]) => boolean, timeoutMs = 30_000, explain?: () => Promise<string>): Promise<ReceivedWebhook[]> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.received)) {
-      if (Date.now() > deadline) throw new Error(`webhooks not received in time; got ${JSON.stringify(this.received)}`);
+      if (Date.now() > deadline) {
+        const known = explain ? `\n${await explain().catch((error: unknown) => `(no diagnosis: ${String(error)})`)}` : "";
+        throw new Error(`webhooks not received in time; got ${JSON.stringify(this.received)}${known}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     return this.received;
