@@ -176,6 +176,14 @@ describe("the browser uploader in parts", () => {
     expect(transfer.requests).toHaveLength(3);
   });
 
+  it("a store that never answers holds the bytes back only resumeWriteWaitMs, then the upload goes on", async () => {
+    const store: UploadQueueStore = { put: () => new Promise(() => undefined), delete: async () => undefined, list: async () => [] };
+    const { upload, transfer } = multipart();
+    const ended = new UploadQueue({ store, network: new FakeNetwork(), resumeWriteWaitMs: 50 }).add(upload);
+    expect((await ended).state, String(upload.error)).toBe("ready");
+    expect(transfer.requests).toHaveLength(3);
+  });
+
   it("the queue keeps the object of a running upload, so that a reload resumes it", async () => {
     const store = new MemoryQueueStore();
     const network = new FakeNetwork();

@@ -14,6 +14,12 @@ export interface UploadQueueOptions {
   store?: UploadQueueStore;
   /** A write to the store failed: the queue goes on in memory. */
   onStoreError?(error: unknown): void;
+  /**
+   * How long an upload waits for the write of its resume point before it sends bytes anyway: a
+   * store that never answers (an IndexedDB open that hangs, as in some Safari versions) must not
+   * stop uploads. Default 10000.
+   */
+  resumeWriteWaitMs?: number;
   /** Ids of queue entries. Defaults to `crypto.randomUUID()`. */
   newId?(): string;
   clockNow?(): number;
@@ -212,7 +218,7 @@ export class UploadQueue {
    * Rewrites the entry once its upload's object exists, and resolves when that write is done: the
    * upload sends no byte before, so that after a reload it goes on with that object (a multipart
    * upload sends only the parts storage lacks) instead of anew. A failed write is reported to
-   * onStoreError and the upload goes on.
+   * onStoreError and the upload goes on; so does one still unanswered after `resumeWriteWaitMs`.
    */
   private keepResumePoint(entry: Entry, upload: Upload): Promise<void> {
     const { recipe } = upload;
@@ -220,7 +226,7 @@ export class UploadQueue {
       entry.storedObjectId = recipe.resume.objectId;
       this.persist((store) => store.put({ id: entry.id, addedAt: entry.addedAt, file: upload.file, recipe, state: "queued" }));
     }
-    return this.writes;
+    return settledWithin(this.writes, this.options.resumeWriteWaitMs ?? 10_000);
   }
 
   private drop(entry: Entry): boolean {
@@ -235,4 +241,11 @@ export class UploadQueue {
   private changed(): void {
     this.options.onChange?.(this);
   }
+}
+
+/** Resolves when `work` settles or after `ms`, whichever comes first. */
+function settledWithin(work: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([work, waited]).finally(() => clearTimeout(timer));
 }
