@@ -120,8 +120,11 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
     const phase = phaseOf(current);
     if (phase === "GONE") {
       // Runs recorded before the status followed the object to its end did not upsert here.
-      if (patched("search-status-at-end")) describe(current);
+      // Handlers first: a complete that ends the object in the same task as this branch must have
+      // its completion before the upsert on replay too, where their order within one activation
+      // can differ from the live run's (test/fixtures/histories/update-refused-then-end-status.json).
       await condition(allHandlersFinished);
+      if (patched("search-status-at-end")) describe(current);
       return { outcome: "DELETED", status: current.status };
     }
     if (phase === "PENDING") {
