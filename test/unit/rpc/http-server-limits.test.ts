@@ -9,9 +9,10 @@ import net from "node:net";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HttpLimitsConfig } from "../../../src/config/http-limits.js";
+import { httpLimits } from "../../support/http-limits.js";
 import { startHttpServer, type RequestHandler, type RunningHttpServer } from "../../../src/rpc/http-server.js";
 
-const LIMITS: HttpLimitsConfig = {
+const LIMITS = httpLimits({
   firstByteTimeoutSeconds: 1,
   headersTimeoutSeconds: 1,
   requestTimeoutSeconds: 1,
@@ -19,9 +20,8 @@ const LIMITS: HttpLimitsConfig = {
   unreadBodyLingerSeconds: 1,
   idleTimeoutSeconds: 10,
   maxConnections: 100,
-  maxHeaderBytes: 16_384,
-  http2: { sessionIdleTimeoutSeconds: 1, settingsTimeoutSeconds: 1, pingIntervalSeconds: 30, pingTimeoutSeconds: 10, maxConcurrentStreams: 100, maxSessionMemoryMegabytes: 10 },
-};
+  http2: { sessionIdleTimeoutSeconds: 1, settingsTimeoutSeconds: 1 },
+});
 
 /** Reads the request (as Connect does), then ten chunks 300 ms apart: three times the request timeout. */
 const slowStream: RequestHandler = async (req, res) => {

@@ -10,6 +10,7 @@ import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from "@fil
 import { createReadiness, type DependencyProbe } from "../../../src/app/readiness.js";
 import { registerHealthService } from "../../../src/rpc/health-service.js";
 import { startHttpServer, type RunningHttpServer } from "../../../src/rpc/http-server.js";
+import { httpLimits } from "../../support/http-limits.js";
 
 /** A dependency that counts its pings and answers when the test says so. */
 function countingDependency() {
@@ -96,7 +97,7 @@ describe("probes through the server", () => {
       restPrefix: "/api/v1",
       rest: (_req, res) => void res.end(),
       connect: (_req, res) => void res.end(),
-      limits: {
+      limits: httpLimits({
         firstByteTimeoutSeconds: 5,
         headersTimeoutSeconds: 5,
         requestTimeoutSeconds: 5,
@@ -104,9 +105,8 @@ describe("probes through the server", () => {
         unreadBodyLingerSeconds: 1,
         idleTimeoutSeconds: 10,
         maxConnections: 500,
-        maxHeaderBytes: 16_384,
-        http2: { sessionIdleTimeoutSeconds: 5, settingsTimeoutSeconds: 5, pingIntervalSeconds: 30, pingTimeoutSeconds: 10, maxConcurrentStreams: 100, maxSessionMemoryMegabytes: 10 },
-      },
+        http2: { sessionIdleTimeoutSeconds: 5, settingsTimeoutSeconds: 5 },
+      }),
     });
     servers.push(server);
     const health = createClient(Health, createRouterTransport((router) => registerHealthService(router, readiness)));

@@ -13,12 +13,13 @@ import * as protoLoader from "@grpc/proto-loader";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HttpLimitsConfig } from "../../../src/config/http-limits.js";
+import { httpLimits } from "../../support/http-limits.js";
 import { createRpcHandler } from "../../../src/rpc/front-door/rpc-handler.js";
 import { registerHealthService } from "../../../src/rpc/health-service.js";
 import { startHttpServer, type RequestHandler, type RunningHttpServer } from "../../../src/rpc/http-server.js";
 
 const IDLE_SECONDS = 1;
-const LIMITS: HttpLimitsConfig = {
+const LIMITS = httpLimits({
   firstByteTimeoutSeconds: 5,
   headersTimeoutSeconds: 5,
   requestTimeoutSeconds: 5,
@@ -26,16 +27,8 @@ const LIMITS: HttpLimitsConfig = {
   unreadBodyLingerSeconds: 1,
   idleTimeoutSeconds: IDLE_SECONDS,
   maxConnections: 100,
-  maxHeaderBytes: 16_384,
-  http2: {
-    sessionIdleTimeoutSeconds: IDLE_SECONDS,
-    settingsTimeoutSeconds: 5,
-    pingIntervalSeconds: 1,
-    pingTimeoutSeconds: 1,
-    maxConcurrentStreams: 100,
-    maxSessionMemoryMegabytes: 10,
-  },
-};
+  http2: { sessionIdleTimeoutSeconds: IDLE_SECONDS, settingsTimeoutSeconds: 5, pingIntervalSeconds: 1, pingTimeoutSeconds: 1 },
+});
 
 type HealthClient = grpc.Client & { watch(request: object): grpc.ClientReadableStream<{ status: string }> };
 

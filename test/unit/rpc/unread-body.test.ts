@@ -11,25 +11,23 @@ import net from "node:net";
 import { createRouterTransport } from "@connectrpc/connect";
 import pino from "pino";
 import { afterEach, expect, it } from "vitest";
-import type { HttpLimitsConfig } from "../../../src/config/http-limits.js";
+import { httpLimits } from "../../support/http-limits.js";
 import { createRpcHandler } from "../../../src/rpc/front-door/rpc-handler.js";
 import { registerHealthService } from "../../../src/rpc/health-service.js";
 import { startHttpServer } from "../../../src/rpc/http-server.js";
 import { jsonApiServices } from "../../../src/rpc/openapi/generate-openapi.js";
 import { createRestHandler } from "../../../src/rpc/rest/rest-handler.js";
 
-const LIMITS: HttpLimitsConfig = {
+const LIMITS = httpLimits({
   firstByteTimeoutSeconds: 2,
   // Short, so that the failure (a request stuck behind the unread body) shows quickly.
   headersTimeoutSeconds: 2,
   requestTimeoutSeconds: 2,
-  keepAliveTimeoutSeconds: 5,
   unreadBodyLingerSeconds: 1,
   idleTimeoutSeconds: 5,
   maxConnections: 10,
-  maxHeaderBytes: 16_384,
-  http2: { sessionIdleTimeoutSeconds: 5, settingsTimeoutSeconds: 5, pingIntervalSeconds: 5, pingTimeoutSeconds: 5, maxConcurrentStreams: 10, maxSessionMemoryMegabytes: 10 },
-};
+  http2: { sessionIdleTimeoutSeconds: 5, settingsTimeoutSeconds: 5, pingIntervalSeconds: 5, pingTimeoutSeconds: 5, maxConcurrentStreams: 10 },
+});
 const READ_MAX_BYTES = 1024;
 const CHECK = "/grpc.health.v1.Health/Check";
 
