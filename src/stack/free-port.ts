@@ -18,49 +18,39 @@ export function isPortFree(port: number, host = LOOPBACK): Promise<boolean> {
   });
 }
 
-function ephemeralPort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once("error", reject);
-    server.listen({ port: 0, host, exclusive: true }, () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error("no port assigned"))));
-    });
-  });
-}
-
 /**
  * Ports handed out by this process. The port is only reserved once the server binds it, so
  * parallel starts in one process could otherwise be handed the same port twice.
  */
 const handedOut = new Set<number>();
 
+export interface PortChoice {
+  host?: string;
+  /** Never these (e.g. the stack's default ports, which a later `npm start` must find free). */
+  avoid?: Iterable<number>;
+}
+
 /**
- * A free port chosen by the OS, never one in `avoid` (e.g. the stack's default ports, which lie
- * in the Linux ephemeral range and would make a later `npm start` fail) and never one this
- * process handed out before.
+ * A free port for a server that binds it later (a child process, a service stopped and started
+ * again), chosen below the ephemeral range and never one this process handed out before. A port
+ * the OS hands out for port 0 is free when chosen, but until the server binds it the kernel may
+ * give it again to any other bind of port 0 or to a connection's local end: a test's API server
+ * found its port taken by its own metrics listener (METRICS_PORT 0), and a restarted Temporal UI
+ * by a connection. Below the range only another explicit choice can take it.
  */
-export async function findFreePort(options: { host?: string; avoid?: Iterable<number> } = {}): Promise<number> {
-  const avoid = new Set(options.avoid ?? []);
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const port = await ephemeralPort(options.host ?? LOOPBACK);
-    if (avoid.has(port) || handedOut.has(port)) continue;
-    handedOut.add(port);
-    return port;
-  }
-  throw new Error("could not find a free TCP port on loopback");
+export function findFreePort(options: PortChoice = {}): Promise<number> {
+  return findFreePortBelow(ephemeralRangeStart(), 10_000, options);
 }
 
 /**
  * A free port in [low, below), for servers that cannot take the OS's ephemeral ports (on Linux
  * 32768 and up): Temporal stores its membership ports as a PostgreSQL smallint.
  */
-export async function findFreePortBelow(below: number, low = 10_000): Promise<number> {
+export async function findFreePortBelow(below: number, low = 10_000, options: PortChoice = {}): Promise<number> {
+  const avoid = new Set(options.avoid ?? []);
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = low + Math.floor(Math.random() * (below - low));
-    if (handedOut.has(port) || !(await isPortFree(port))) continue;
+    if (avoid.has(port) || handedOut.has(port) || !(await isPortFree(port, options.host))) continue;
     handedOut.add(port);
     return port;
   }
@@ -75,13 +65,4 @@ export function ephemeralRangeStart(): number {
   } catch {
     return 32_768;
   }
-}
-
-/**
- * A free port below the ephemeral range, for a service that may be stopped and started again on
- * it: an ephemeral port, free when chosen, can meanwhile become some connection's local port, and
- * the restart then fails with "address already in use" (a test stack's Temporal UI did).
- */
-export function findFreeRestartablePort(): Promise<number> {
-  return findFreePortBelow(ephemeralRangeStart());
 }

@@ -9,9 +9,9 @@
  *
  * 'free' (tests): free ports below the ephemeral range (never a default port, so tests never
  * collide with a running `npm start` nor make a later one fail), so that a component a test stops
- * and starts again finds its port still free (free-port.ts, findFreeRestartablePort).
+ * and starts again finds its port still free (free-port.ts, findFreePort).
  */
-import { findFreeRestartablePort, isPortFree, LOOPBACK } from "./free-port.js";
+import { findFreePort, isPortFree, LOOPBACK } from "./free-port.js";
 
 export type PortMode = "defaults" | "free";
 export type PortName = "postgres" | "minio" | "minioConsole" | "temporal" | "temporalUi" | "redis" | "clamd";
@@ -71,7 +71,7 @@ export async function resolvePort(
   const spec = DEFAULT_PORTS[name];
   if (mode === "free") {
     // The default ports lie outside [10000, the ephemeral range), so none can be chosen.
-    return findFreeRestartablePort();
+    return findFreePort();
   }
   const port = portFromEnv(env, spec.portVariable) ?? spec.port;
   if (!(await isPortFree(port))) throw new PortInUseError(port, spec);

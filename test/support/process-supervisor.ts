@@ -51,8 +51,8 @@ export class ProcessSupervisor {
   }
 
   async startApi(): Promise<void> {
-    this.spawn("api", "src/main/server.ts");
-    await this.waitForHttp(`http://127.0.0.1:${this.env.PORT}/readyz`, 90_000);
+    const child = this.spawn("api", "src/main/server.ts");
+    await this.waitForHttp(child, `http://127.0.0.1:${this.env.PORT}/readyz`, 90_000);
   }
 
   async startWorker(): Promise<void> {
@@ -91,9 +91,13 @@ export class ProcessSupervisor {
     );
   }
 
-  private async waitForHttp(url: string, timeoutMs: number): Promise<void> {
+  /** Until `url` answers OK; a child that exits meanwhile (a port taken, a bad setting) fails it at once. */
+  private async waitForHttp(child: ChildProcess, url: string, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`the API server exited (${child.exitCode ?? child.signalCode}) before ${url} answered (see ${this.logDir})`);
+      }
       const ok = await fetch(url).then((r) => r.ok, () => false);
       if (ok) return;
       await new Promise((r) => setTimeout(r, 250));

@@ -42,6 +42,17 @@ describe("findFreePort", () => {
     expect(await listen(port)).toBe(port);
   });
 
+  // Handed to a child that binds it later: an OS-chosen port could meanwhile go to the child's own
+  // port-0 listener (a test's API server lost its port to its metrics listener) or a connection.
+  it("picks below the ephemeral range and never a port it is told to avoid", async () => {
+    const start = ephemeralRangeStart();
+    const ports = await Promise.all(Array.from({ length: 20 }, () => findFreePort({ avoid: [start - 1] })));
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(10_000);
+      expect(port).toBeLessThan(start - 1);
+    }
+  });
+
   it("never hands out the same port twice in one process", async () => {
     const ports = await Promise.all(Array.from({ length: 20 }, () => findFreePort()));
     expect(new Set(ports).size).toBe(ports.length);
