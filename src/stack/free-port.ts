@@ -3,6 +3,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { reservePort } from "./port-reservations.js";
 
 export const LOOPBACK = "127.0.0.1";
 
@@ -19,8 +20,9 @@ export function isPortFree(port: number, host = LOOPBACK): Promise<boolean> {
 }
 
 /**
- * Ports handed out by this process. The port is only reserved once the server binds it, so
- * parallel starts in one process could otherwise be handed the same port twice.
+ * Ports handed out by this process: a port is only taken once its server binds it, so parallel
+ * starts in one process could otherwise be handed the same port twice (where no reservation
+ * folder can be written, this is all that keeps them apart).
  */
 const handedOut = new Set<number>();
 
@@ -28,6 +30,8 @@ export interface PortChoice {
   host?: string;
   /** Never these (e.g. the stack's default ports, which a later `npm start` must find free). */
   avoid?: Iterable<number>;
+  /** Where choices are reserved across processes (port-reservations.ts); this user's folder by default. */
+  reservations?: string;
 }
 
 /**
@@ -36,7 +40,8 @@ export interface PortChoice {
  * the OS hands out for port 0 is free when chosen, but until the server binds it the kernel may
  * give it again to any other bind of port 0 or to a connection's local end: a test's API server
  * found its port taken by its own metrics listener (METRICS_PORT 0), and a restarted Temporal UI
- * by a connection. Below the range only another explicit choice can take it.
+ * by a connection. Below the range only another explicit choice can take it, and every choice is
+ * reserved across this user's processes until the process that made it exits.
  */
 export function findFreePort(options: PortChoice = {}): Promise<number> {
   return findFreePortBelow(ephemeralRangeStart(), 10_000, options);
@@ -51,6 +56,7 @@ export async function findFreePortBelow(below: number, low = 10_000, options: Po
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = low + Math.floor(Math.random() * (below - low));
     if (avoid.has(port) || handedOut.has(port) || !(await isPortFree(port, options.host))) continue;
+    if (!reservePort(port, options.reservations)) continue;
     handedOut.add(port);
     return port;
   }
