@@ -4,7 +4,7 @@
  * only taken once its server binds it, so two processes choosing at the same moment (vitest's
  * workers, the real-server lane beside the dev lanes, the bench) could otherwise be handed the
  * same free port. A reservation lasts as long as the process that made it; one whose process is
- * gone (killed before it could remove its files) is removed by the next choice that meets it.
+ * gone (killed before it could remove its files) is cleared by the first choice of a later process.
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
