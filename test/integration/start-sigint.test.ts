@@ -91,7 +91,9 @@ describe("npm start, then Ctrl-C", () => {
       METRICS_PORT: await port(),
     };
     // Its own process group, as a terminal's foreground job: Ctrl-C signals the group.
-    const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["src/main/start.ts"], {
+    // npm start's own command line (node, never tsx's CLI, whose signal relay kills a busy child).
+    const [command, ...args] = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/) as [string, ...string[]];
+    const child = spawn(command, args, {
       cwd: root,
       env,
       detached: true,
@@ -111,7 +113,7 @@ describe("npm start, then Ctrl-C", () => {
     await ready;
 
     tree = processTree(child.pid!);
-    // The tsx launcher, the app, and at least PostgreSQL, MinIO, Temporal and Redis.
+    // The app, and at least PostgreSQL, MinIO, Temporal, Redis and clamd.
     expect(tree.length, output).toBeGreaterThanOrEqual(6);
 
     process.kill(-child.pid!, "SIGINT");
