@@ -63,8 +63,15 @@ export async function findFreePortBelow(below: number, low = 10_000, options: Po
   throw new Error(`could not find a free TCP port below ${below} on loopback`);
 }
 
-/** Where Linux starts handing out connections' local ports (net.ipv4.ip_local_port_range); 32768 where unknown. */
+let rangeStart: number | undefined;
+
+/** Where Linux starts handing out connections' local ports (net.ipv4.ip_local_port_range); 32768 where unknown. Read once per process. */
 export function ephemeralRangeStart(): number {
+  rangeStart ??= readRangeStart();
+  return rangeStart;
+}
+
+function readRangeStart(): number {
   try {
     const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
     return Number.isInteger(low) && low > 11_000 ? low : 32_768;

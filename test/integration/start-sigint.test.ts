@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_PORTS } from "../../src/stack/ports.js";
 import { findFreePort } from "../../src/stack/free-port.js";
+import { npmScriptCommand } from "../support/npm-script.js";
 
 const root = process.cwd();
 
@@ -92,7 +93,7 @@ describe("npm start, then Ctrl-C", () => {
     };
     // Its own process group, as a terminal's foreground job: Ctrl-C signals the group.
     // npm start's own command line (node, never tsx's CLI, whose signal relay kills a busy child).
-    const [command, ...args] = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/) as [string, ...string[]];
+    const [command, ...args] = npmScriptCommand(root, "start");
     const child = spawn(command, args, {
       cwd: root,
       env,

@@ -1,19 +1,17 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { npmScriptCommand } from "../../support/npm-script.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const scripts = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
 const FIXTURE = "test/fixtures/processes/busy-at-signal.ts";
 
 /** Runs a script's command line with its entry file replaced by the fixture, Ctrl-C once it is ready. */
 function interruptedWhileBusy(script: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
-  const words = scripts[script]!.split(/\s+/);
-  const entry = words.findIndex((word) => word.startsWith("src/main/"));
-  words[entry] = FIXTURE;
-  const [command, ...args] = words as [string, ...string[]];
+  const words = npmScriptCommand(root, script);
+  words[words.findIndex((word) => word.startsWith("src/main/"))] = FIXTURE;
+  const [command, ...args] = words;
   const child = spawn(command, args, {
     cwd: root,
     // As npm runs it: the project's Node and tsx first on PATH.
