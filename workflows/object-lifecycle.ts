@@ -81,6 +81,10 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
   /** The complete call that led to the scan, for the scan's audit entry. */
   let completeRequestId: string | undefined;
   let shownStatus = input.mode === "upload" ? "PENDING_UPLOAD" : undefined;
+  /** Completes whose step (a local activity) is running now. */
+  let completeSteps = 0;
+  // Runs recorded before this patch decided at once after a step of their own, and replay so.
+  const answersFirst = patched("complete-answers-before-decisions");
 
   const adopt = (outcome: { state: LifecycleState; object?: StoredObjectView }) => {
     if (state && isOlderThan(outcome.state, state)) return;
@@ -96,9 +100,13 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
   };
 
   setHandler(completeUpdate, async (args) => {
-    const outcome = await answer.verifyAndComplete.executeWithOptions({ ...ANSWER, summary: STEP_SUMMARIES.verifyAndComplete }, [ref, args]).catch((error: unknown) => {
-      throw ApplicationFailure.nonRetryable(`a dependency is unavailable; retry complete: ${(error as Error).message}`, "DEPENDENCY_UNAVAILABLE");
-    });
+    completeSteps++;
+    const outcome = await answer.verifyAndComplete
+      .executeWithOptions({ ...ANSWER, summary: STEP_SUMMARIES.verifyAndComplete }, [ref, args])
+      .catch((error: unknown) => {
+        throw ApplicationFailure.nonRetryable(`a dependency is unavailable; retry complete: ${(error as Error).message}`, "DEPENDENCY_UNAVAILABLE");
+      })
+      .finally(() => completeSteps--);
     adopt(outcome);
     failTaskIf(outcome, "after-step");
     completeRequestId ??= args.requestId;
@@ -116,6 +124,7 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
 
   for (;;) {
     if (stale || !state) await reload();
+    await completesAnswered();
     const current = state!;
     const phase = phaseOf(current);
     if (phase === "GONE") {
@@ -147,6 +156,24 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
     }
     const changed = await condition(() => stale || state !== current, msUntil(current.retentionExpiresAt));
     if (!changed) await expire();
+  }
+
+  /**
+   * Returns once no complete is running its step, and never within the activation in which a
+   * step answered. A complete's step and one of the loop's own (the first read of a resumed run, a
+   * re-read, expiry, the scan's verdict) can run side by side; live they may answer in separate
+   * activations, the complete's first, while on replay both markers resolve in one activation,
+   * where the loop's next command (a status upsert, a timer) could overtake the complete's answer:
+   * a nondeterminism error (test/integration/lifecycle-step-order.test.ts). A condition that is
+   * false when made is evaluated again only after the activation's microtasks, by which time every
+   * complete whose step answered has answered too; so in both the complete's answer comes first.
+   */
+  async function completesAnswered(): Promise<void> {
+    if (!answersFirst) return;
+    let armed = false;
+    const answered = condition(() => armed && completeSteps === 0);
+    armed = true;
+    await answered;
   }
 
   async function expire(): Promise<void> {
