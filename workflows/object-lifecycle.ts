@@ -14,7 +14,9 @@ import {
 import { removalBlocked } from "../src/domain/files/legal-hold.js";
 import { isOlderThan, type LifecycleState, operatorStatusOf, phaseOf } from "../src/domain/files/lifecycle-state.js";
 import type { StoredObjectView } from "../src/domain/files/stored-object.js";
-import type { FaultPoint, LifecycleActivities } from "./activities/lifecycle-types.js";
+import type { FaultPoint, LifecycleActivities, WithFault } from "./activities/lifecycle-types.js";
+import type { CompleteOutcome } from "../src/app/files/lifecycle/verify-and-complete.js";
+import type { StepOutcome } from "../src/app/files/lifecycle/step-outcome.js";
 import { completeUpdate, type LifecycleInput, type LifecycleResult, retentionChangedSignal } from "./definitions.js";
 import { OBJECT_CLASS, OBJECT_STATUS, OWNER_ENTITY_TYPE } from "./search-attributes.js";
 
@@ -81,10 +83,26 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
   /** The complete call that led to the scan, for the scan's audit entry. */
   let completeRequestId: string | undefined;
   let shownStatus = input.mode === "upload" ? "PENDING_UPLOAD" : undefined;
-  /** Completes whose step (a local activity) is running now. */
+  /** Completes whose step (a local activity) is running now, and the loop's own steps. */
   let completeSteps = 0;
-  // Runs recorded before this patch decided at once after a step of their own, and replay so.
-  const answersFirst = patched("complete-answers-before-decisions");
+  let loopSteps = 0;
+  /**
+   * Whether the loop waits for completes before deciding (completesAnswered), settled when a
+   * complete's step and one of the loop's first run side by side. Runs recorded before the patch
+   * decided at once and replay so. Asked only then, not at every start: a patch records a marker
+   * and upserts TemporalChangeVersion, a visibility write most uploads need not pay.
+   */
+  let answersFirst: boolean | undefined;
+  const stepsOverlap = () => {
+    answersFirst ??= patched("complete-answers-before-decisions");
+  };
+  // Steps are counted with try/finally around their await, never with a wrapper or .finally():
+  // either would add promise hops, and the order of continuations within one activation is what
+  // the runs recorded before the patch replay by.
+  const loopStepStarts = () => {
+    if (completeSteps > 0) stepsOverlap();
+    loopSteps++;
+  };
 
   const adopt = (outcome: { state: LifecycleState; object?: StoredObjectView }) => {
     if (state && isOlderThan(outcome.state, state)) return;
@@ -94,19 +112,28 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
   };
   const reload = async () => {
     stale = false;
-    const loaded = await steps.loadLifecycleState.executeWithOptions({ ...STEP, summary: STEP_SUMMARIES.loadLifecycleState }, [ref]);
+    loopStepStarts();
+    let loaded: WithFault<StepOutcome>;
+    try {
+      loaded = await steps.loadLifecycleState.executeWithOptions({ ...STEP, summary: STEP_SUMMARIES.loadLifecycleState }, [ref]);
+    } finally {
+      loopSteps--;
+    }
     adopt(loaded);
     failTaskIf(loaded, "after-step");
   };
 
   setHandler(completeUpdate, async (args) => {
+    if (loopSteps > 0) stepsOverlap();
     completeSteps++;
-    const outcome = await answer.verifyAndComplete
-      .executeWithOptions({ ...ANSWER, summary: STEP_SUMMARIES.verifyAndComplete }, [ref, args])
-      .catch((error: unknown) => {
+    let outcome: WithFault<CompleteOutcome>;
+    try {
+      outcome = await answer.verifyAndComplete.executeWithOptions({ ...ANSWER, summary: STEP_SUMMARIES.verifyAndComplete }, [ref, args]).catch((error: unknown) => {
         throw ApplicationFailure.nonRetryable(`a dependency is unavailable; retry complete: ${(error as Error).message}`, "DEPENDENCY_UNAVAILABLE");
-      })
-      .finally(() => completeSteps--);
+      });
+    } finally {
+      completeSteps--;
+    }
     adopt(outcome);
     failTaskIf(outcome, "after-step");
     completeRequestId ??= args.requestId;
@@ -124,7 +151,8 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
 
   for (;;) {
     if (stale || !state) await reload();
-    await completesAnswered();
+    // Not awaited otherwise: an await adds promise hops to runs recorded before the patch.
+    if (answersFirst) await completesAnswered();
     const current = state!;
     const phase = phaseOf(current);
     if (phase === "GONE") {
@@ -169,7 +197,6 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
    * complete whose step answered has answered too; so in both the complete's answer comes first.
    */
   async function completesAnswered(): Promise<void> {
-    if (!answersFirst) return;
     let armed = false;
     const answered = condition(() => armed && completeSteps === 0);
     armed = true;
@@ -178,7 +205,13 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
 
   async function expire(): Promise<void> {
     stale = false;
-    const outcome = await steps.expireObject.executeWithOptions({ ...STEP, summary: STEP_SUMMARIES.expireObject }, [ref]);
+    loopStepStarts();
+    let outcome: WithFault<StepOutcome>;
+    try {
+      outcome = await steps.expireObject.executeWithOptions({ ...STEP, summary: STEP_SUMMARIES.expireObject }, [ref]);
+    } finally {
+      loopSteps--;
+    }
     adopt(outcome);
     failTaskIf(outcome, "after-step");
   }
@@ -198,7 +231,13 @@ export async function objectLifecycle(input: LifecycleInput): Promise<LifecycleR
       return;
     }
     stale = false;
-    const finished = await steps.finishScan.executeWithOptions({ ...STEP, summary: STEP_SUMMARIES.finishScan }, [ref, result, completeRequestId]);
+    loopStepStarts();
+    let finished: WithFault<StepOutcome>;
+    try {
+      finished = await steps.finishScan.executeWithOptions({ ...STEP, summary: STEP_SUMMARIES.finishScan }, [ref, result, completeRequestId]);
+    } finally {
+      loopSteps--;
+    }
     adopt(finished);
     failTaskIf(finished, "after-step");
   }

@@ -11,7 +11,7 @@
  * arranged, not left to timing.
  */
 import { randomUUID } from "node:crypto";
-import { WithStartWorkflowOperation, type Client } from "@temporalio/client";
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from "@temporalio/client";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { describe, expect, it } from "vitest";
 import type { LifecycleState } from "../../src/domain/files/lifecycle-state.js";
@@ -74,45 +74,56 @@ async function stepOrder(client: Client, workflowId: string): Promise<string[]> 
     .map((data) => (JSON.parse(Buffer.from(data).toString()) as { activity_type: string }).activity_type);
 }
 
-async function runArranged(client: Client, arrangement: Arrangement): Promise<{ workflowId: string; answered: StoredObjectView }> {
+interface ArrangedRun {
+  taskQueue: string;
+  tenantId: string;
+  objectId: string;
+  workflowId: string;
+  input: LifecycleInput;
+}
+
+/** Runs `work` while a worker of its own task queue runs the stack's workflow bundle with these steps. */
+async function withArrangedWorker<T>(activities: Partial<LifecycleActivities>, work: (run: ArrangedRun) => Promise<T>): Promise<T> {
   const config = stackConfig();
-  const taskQueue = `step-order-${randomUUID()}`;
   const tenantId = `step-order-${randomUUID().slice(0, 8)}`;
   const objectId = randomUUID();
-  const workflowId = `object-${tenantId}-${objectId}`;
+  const run: ArrangedRun = {
+    taskQueue: `step-order-${randomUUID()}`,
+    tenantId,
+    objectId,
+    workflowId: `object-${tenantId}-${objectId}`,
+    input: { tenantId, objectId, mode: "resume", timeouts: { scanSeconds: 60, heartbeatSeconds: 5 } },
+  };
   const { workflowBundle } = await replayOptions("lifecycle");
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   try {
-    const worker = await Worker.create({
-      connection,
-      namespace: config.temporal.namespace,
-      taskQueue,
-      workflowBundle,
-      activities: stepsAnsweringAfter(arrangement),
-    });
-    const answered = await worker.runUntil(async () => {
-      const answer = await client.workflow.executeUpdateWithStart(completeUpdate, {
-        args: [{ actorId: "user-1", requestId: randomUUID(), waitSeconds: 0 }],
-        startWorkflowOperation: new WithStartWorkflowOperation(LIFECYCLE_WORKFLOW, {
-          taskQueue,
-          workflowId,
-          workflowIdConflictPolicy: "USE_EXISTING",
-          args: [{ tenantId, objectId, mode: "resume", timeouts: { scanSeconds: 60, heartbeatSeconds: 5 } } satisfies LifecycleInput],
-          typedSearchAttributes: [{ key: TENANT_ID, value: tenantId }],
-        }),
-      });
-      if (arrangement.retentionExpiresAt) {
-        // The workflow waits for the deadline: its history so far is what replays.
-        await waitForUpsert(client, workflowId);
-      } else {
-        await client.workflow.getHandle(workflowId).result();
-      }
-      return answer;
-    });
-    return { workflowId, answered };
+    const worker = await Worker.create({ connection, namespace: config.temporal.namespace, taskQueue: run.taskQueue, workflowBundle, activities });
+    return await worker.runUntil(() => work(run));
   } finally {
     await connection.close();
   }
+}
+
+async function runArranged(client: Client, arrangement: Arrangement): Promise<{ workflowId: string; answered: StoredObjectView }> {
+  return withArrangedWorker(stepsAnsweringAfter(arrangement), async ({ taskQueue, tenantId, workflowId, input }) => {
+    const answered = await client.workflow.executeUpdateWithStart(completeUpdate, {
+      args: [{ actorId: "user-1", requestId: randomUUID(), waitSeconds: 0 }],
+      startWorkflowOperation: new WithStartWorkflowOperation(LIFECYCLE_WORKFLOW, {
+        taskQueue,
+        workflowId,
+        workflowIdConflictPolicy: "USE_EXISTING",
+        args: [input],
+        typedSearchAttributes: [{ key: TENANT_ID, value: tenantId }],
+      }),
+    });
+    if (arrangement.retentionExpiresAt) {
+      // The workflow waits for the deadline: its history so far is what replays.
+      await waitForUpsert(client, workflowId);
+    } else {
+      await client.workflow.getHandle(workflowId).result();
+    }
+    return { workflowId, answered };
+  });
 }
 
 async function waitForUpsert(client: Client, workflowId: string): Promise<void> {
@@ -122,6 +133,41 @@ async function waitForUpsert(client: Client, workflowId: string): Promise<void> 
     await sleep(100);
   }
   throw new Error(`${workflowId} never recorded its status`);
+}
+
+/**
+ * Two completes delivered in one workflow task: the first's step is refused at once, the
+ * second's answers READY 400 ms later. The workflow's own first read holds the run's first task
+ * for a second, so both Updates arrive meanwhile and are delivered together.
+ */
+async function runTwoCompletes(client: Client): Promise<{ workflowId: string; refused: unknown; answered: StoredObjectView }> {
+  const pending: LifecycleState = { exists: true, deleted: false, held: false, status: "PENDING_UPLOAD", objectClass: "GENERAL_DOCUMENT", ownerEntityType: "User", retentionPolicy: "TEMP_UPLOAD_24H", retentionExpiresAt: "2099-01-01T00:00:00.000Z" };
+  const activities: Partial<LifecycleActivities> = {
+    loadLifecycleState: async () => {
+      await sleep(1000);
+      return { state: pending };
+    },
+    verifyAndComplete: async (ref, request) => {
+      if (request.checksum === "wrong") return { state: pending, refusal: { reason: "CHECKSUM_MISMATCH", message: "checksum does not match" } };
+      await sleep(400);
+      return readyOutcome(ref.tenantId, ref.objectId);
+    },
+  };
+  return withArrangedWorker(activities, async ({ taskQueue, tenantId, workflowId, input }) => {
+    const handle = await client.workflow.start(LIFECYCLE_WORKFLOW, {
+      taskQueue,
+      workflowId,
+      args: [input],
+      typedSearchAttributes: [{ key: TENANT_ID, value: tenantId }],
+    });
+    await sleep(300);
+    const [refused, answered] = await Promise.all([
+      handle.executeUpdate(completeUpdate, { args: [{ actorId: "user-1", requestId: randomUUID(), waitSeconds: 0, checksum: "wrong" }] }).catch((error: unknown) => error),
+      handle.executeUpdate(completeUpdate, { args: [{ actorId: "user-1", requestId: randomUUID(), waitSeconds: 0 }] }),
+    ]);
+    await handle.result();
+    return { workflowId, refused, answered };
+  });
 }
 
 describe("a complete's step beside the workflow's own read", () => {
@@ -140,6 +186,18 @@ describe("a complete's step beside the workflow's own read", () => {
           if (arrangement.retentionExpiresAt) await client.workflow.getHandle(workflowId).terminate("test over");
         }
       }
+    });
+  });
+
+  it("replays two completes delivered together and answered differently", { timeout: 120_000 }, async () => {
+    await withTemporal(async (client) => {
+      const { workflowId, refused, answered } = await runTwoCompletes(client);
+      expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect(answered.status).toBe("READY");
+      const history = await client.workflow.getHandle(workflowId).fetchHistory();
+      const accepted = (history.events ?? []).filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).map((e) => Number(e.eventId));
+      expect(accepted[1]! - accepted[0]!, "both Updates accepted in one workflow task").toBe(1);
+      await replayAndRecordWorkflows(client, [{ name: "two-completes-refused-first", workflowId }]);
     });
   });
 });
