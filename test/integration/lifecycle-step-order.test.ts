@@ -15,7 +15,7 @@ import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } fr
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { describe, expect, it } from "vitest";
 import type { LifecycleState } from "../../src/domain/files/lifecycle-state.js";
-import type { StoredObjectView } from "../../src/domain/files/stored-object.js";
+import { lifecycleWorkflowId, type StoredObjectView } from "../../src/domain/files/stored-object.js";
 import type { LifecycleActivities } from "../../workflows/activities/lifecycle-types.js";
 import { completeUpdate, LIFECYCLE_WORKFLOW, type LifecycleInput } from "../../workflows/definitions.js";
 import { TENANT_ID } from "../../workflows/search-attributes.js";
@@ -77,7 +77,6 @@ async function stepOrder(client: Client, workflowId: string): Promise<string[]> 
 interface ArrangedRun {
   taskQueue: string;
   tenantId: string;
-  objectId: string;
   workflowId: string;
   input: LifecycleInput;
 }
@@ -90,8 +89,7 @@ async function withArrangedWorker<T>(activities: Partial<LifecycleActivities>, w
   const run: ArrangedRun = {
     taskQueue: `step-order-${randomUUID()}`,
     tenantId,
-    objectId,
-    workflowId: `object-${tenantId}-${objectId}`,
+    workflowId: lifecycleWorkflowId(tenantId, objectId),
     input: { tenantId, objectId, mode: "resume", timeouts: { scanSeconds: 60, heartbeatSeconds: 5 } },
   };
   const { workflowBundle } = await replayOptions("lifecycle");
