@@ -1,8 +1,9 @@
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import type { Readable } from "node:stream";
 import type { ObjectStorage } from "../../app/files/port.js";
 import { isNotFound, isRangeNotSatisfiable, translate } from "./s3-errors.js";
 
-type ObjectReads = Pick<ObjectStorage, "head" | "readRange" | "readPrefix" | "stream" | "list">;
+type ObjectReads = Pick<ObjectStorage, "head" | "readRange" | "readPrefix" | "open" | "stream" | "list">;
 
 /** What the service reads of stored objects: metadata, bytes and listings. */
 export function s3ObjectReads(client: S3Client, Bucket: string): ObjectReads {
@@ -48,6 +49,17 @@ export function s3ObjectReads(client: S3Client, Bucket: string): ObjectReads {
           return head && { bytes: new Uint8Array(), size: head.size, etag: head.etag };
         }
         translate(error, "read prefix");
+      }
+    },
+
+    async open(key) {
+      try {
+        const result = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+        const body = result.Body as Readable;
+        return { size: result.ContentLength ?? 0, etag: result.ETag?.replaceAll('"', ""), body, cancel: () => body.destroy() };
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        translate(error, "open");
       }
     },
 

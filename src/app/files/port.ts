@@ -189,6 +189,19 @@ export interface StoredObjectPrefix {
   etag?: string;
 }
 
+/**
+ * A read of a whole stored object, begun: what its response tells of the object, and its bytes as
+ * they arrive. Whoever opens one either reads `body` to its end or calls `cancel`.
+ */
+export interface OpenedObject {
+  size: number;
+  /** The ETag without quotes (see StoredObjectHead). */
+  etag?: string;
+  body: AsyncIterable<Uint8Array>;
+  /** Ends the read before its end (the socket is not reused). Idempotent. */
+  cancel(): void;
+}
+
 /** What a signed UploadPart URL binds. */
 export interface PartBinding {
   key: string;
@@ -254,6 +267,8 @@ export interface ObjectStorage extends MultipartStorage {
    * (from Content-Range), so complete needs no separate HEAD; undefined when nothing is stored.
    */
   readPrefix(key: string, length: number): Promise<StoredObjectPrefix | undefined>;
+  /** One read of the whole object, begun; undefined when nothing is stored. */
+  open(key: string): Promise<OpenedObject | undefined>;
   stream(key: string): AsyncIterable<Uint8Array>;
   /** Idempotent: deleting a missing key succeeds. */
   delete(key: string): Promise<void>;

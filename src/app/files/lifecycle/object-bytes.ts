@@ -1,22 +1,39 @@
 import { createHash } from "node:crypto";
 import type { ByteSource } from "../../../domain/files/checks/byte-source.js";
 import type { ObjectStorage } from "../port.js";
+import type { ObjectHead } from "./object-head.js";
+import { recordStream, type RecordedStream } from "./recorded-stream.js";
 
 /**
- * The scan's view of a bucket object: ranged reads, a stream for the checks that need every
- * byte, and reads inside an already-fetched prefix served from memory (a small file is read once).
+ * The scan's view of a bucket object: ranged reads, and a stream for the checks that need every
+ * byte. A scan reads the object once: its first stream is recorded (recorded-stream.ts), and reads
+ * that the stream's first chunk or kept tail hold, or the head complete already read, are served
+ * from memory; only other ranges (an Office file's directory) cost a request of their own.
  */
-export function objectByteSource(storage: ObjectStorage, key: string, size: number, prefix?: Uint8Array): ByteSource {
-  const whole = prefix && prefix.length >= size ? prefix : undefined;
+export function objectByteSource(storage: ObjectStorage, key: string, size: number, head?: ObjectHead): ByteSource {
+  const known = head?.bytes;
+  const whole = known && known.length >= size ? known : undefined;
+  let recorded: RecordedStream | undefined;
   return {
     size,
-    read: (offset, length) => {
+    read: async (offset, length) => {
       const end = Math.min(size, offset + length);
-      if (prefix && end <= prefix.length) return Promise.resolve(prefix.subarray(offset, end));
-      return storage.readRange(key, offset, Math.max(0, end - offset));
+      if (known && end <= known.length) return known.subarray(offset, end);
+      const held = await recorded?.bytesAt(offset, end);
+      return held ?? storage.readRange(key, offset, Math.max(0, end - offset));
     },
-    stream: () => (whole ? oneChunk(whole) : storage.stream(key)),
+    stream: () => {
+      if (whole) return oneChunk(whole);
+      if (recorded) return storage.stream(key);
+      recorded = recordStream(head?.rest ? joined(head.bytes, head.rest) : storage.stream(key), size);
+      return recorded.chunks;
+    },
   };
+}
+
+async function* joined(first: Uint8Array, rest: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  yield first;
+  yield* rest;
 }
 
 async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {

@@ -24,8 +24,9 @@ export interface ScanRunOptions {
 
 /**
  * The content checks and the malware engine over one read of the object: the stream the checks
- * take is teed to the engine (byte-tee.ts), so each byte leaves storage once; the checks' ranged
- * reads of a head or a tail stay their own small reads. The result passes only when both passed.
+ * take is teed to the engine (byte-tee.ts), so each byte leaves storage once; the source serves
+ * the checks' reads of a head or a tail from that stream where it can (object-bytes.ts). The result
+ * passes only when both passed.
  *
  * Storage errors and the attempt's own cancellation propagate (Temporal retries, or the attempt
  * is over). The engine's failure is answered, never thrown, so that each caller decides: the

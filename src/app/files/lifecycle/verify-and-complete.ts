@@ -7,6 +7,7 @@ import { findUploadMismatch, md5ReadAtComplete, missingUpload, type UploadMismat
 import type { ObjectRef } from "../../../domain/files/object-ref.js";
 import type { LifecyclePorts } from "./deps.js";
 import { etagIsMd5, objectByteSource, storedDigests } from "./object-bytes.js";
+import { openHead, prefixHead, type ObjectHead } from "./object-head.js";
 import { loadLifecycleState, outcomeOf, type StepOutcome } from "./step-outcome.js";
 import { announceRetentionChanges } from "./announce-retention-changes.js";
 import { finishStorageDelete } from "./storage-delete.js";
@@ -45,24 +46,34 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
   if (!record || record.deleted) return { ...outcomeOf(record), refusal: refusalOfGone(record) };
   if (record.status !== "PENDING_UPLOAD") return outcomeOf(record);
 
-  const actor: Actor = { tenantId: ref.tenantId, actorId: request.actorId, requestId: request.requestId };
   const inline = readsBoundedBytes(record.contentType) && record.fileSize <= ports.inlineScanMaxBytes;
-  const prefix = await ports.storage.readPrefix(record.storageKey, inline ? Math.min(Math.max(record.fileSize, 1), INLINE_PREFIX_BYTES) : 1);
-  if (!prefix) {
+  // A file complete scans is read once, from this GET: its head verified here, the rest streamed
+  // to the scan. Any other needs only what a one-byte read tells (its size and ETag).
+  const head = inline ? await openHead(ports.storage, record.storageKey, INLINE_PREFIX_BYTES) : await prefixHead(ports.storage, record.storageKey);
+  if (!head) {
     const session = await ports.objects.latestSession(ref.tenantId, ref.objectId);
     return { ...outcomeOf(record), refusal: missingUpload(session?.presignExpiresAt, ports.now()) };
   }
-  const whole = prefix.bytes.length >= prefix.size ? prefix.bytes : undefined;
+  try {
+    return await verifyHead(ports, ref, record, request, head, inline);
+  } finally {
+    head.release();
+  }
+}
+
+async function verifyHead(ports: LifecyclePorts, ref: ObjectRef, record: ObjectRecord, request: CompleteRequest, head: ObjectHead, inline: boolean): Promise<CompleteOutcome> {
+  const actor: Actor = { tenantId: ref.tenantId, actorId: request.actorId, requestId: request.requestId };
+  const whole = head.bytes.length >= head.size ? head.bytes : undefined;
   // A single PUT's signed URL bound the declared SHA-256 and storage checked it; a multipart
   // upload's parts were checked one by one, so the whole file is checked here, in the one read
   // that computes its MD5 (its ETag is not one).
   const declaredSha256 = (await ports.objects.latestSession(ref.tenantId, ref.objectId))?.contentSha256 || undefined;
-  const checkHere = !!declaredSha256 && !etagIsMd5(prefix.etag);
-  const readsMd5 = md5ReadAtComplete({ etagIsMd5: etagIsMd5(prefix.etag), declaredMd5: !!request.checksum, sha256ToCheck: checkHere, inlineScan: inline });
+  const checkHere = !!declaredSha256 && !etagIsMd5(head.etag);
+  const readsMd5 = md5ReadAtComplete({ etagIsMd5: etagIsMd5(head.etag), declaredMd5: !!request.checksum, sha256ToCheck: checkHere, inlineScan: inline });
   // Not read here: the scan's single read computes the MD5 and finishScan keeps it.
-  const digests = readsMd5 ? await storedDigests(ports.storage, record.storageKey, prefix.etag, whole, checkHere) : { md5: undefined };
+  const digests = readsMd5 ? await storedDigests(ports.storage, record.storageKey, head.etag, whole, checkHere) : { md5: undefined };
   const md5 = digests.md5;
-  const mismatch = findUploadMismatch(record.fileSize, request.checksum, { size: prefix.size, ...digests }, checkHere ? declaredSha256 : undefined);
+  const mismatch = findUploadMismatch(record.fileSize, request.checksum, { size: head.size, ...digests }, checkHere ? declaredSha256 : undefined);
   if (mismatch) return refuseMismatch(ports, actor, record, mismatch, md5, request.checksum);
   const verified = verifiedDigests(digests, declaredSha256);
 
@@ -73,7 +84,7 @@ export async function verifyAndComplete(ports: LifecyclePorts, ref: ObjectRef, r
     await ports.objects.markCompleted(actor, ref.objectId, verified, now);
     return loadLifecycleState(ports, ref);
   }
-  const scan = await scanObjectBytes(ports, record, objectByteSource(ports.storage, record.storageKey, prefix.size, prefix.bytes), {
+  const scan = await scanObjectBytes(ports, record, objectByteSource(ports.storage, record.storageKey, head.size, head), {
     engineTimeoutMs: INLINE_ENGINE_TIMEOUT_MS,
   });
   if (isEngineFailure(scan)) {

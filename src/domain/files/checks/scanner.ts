@@ -66,7 +66,8 @@ const PLAN: Record<ContentType, (keyof typeof CHECKS)[]> = {
   [CONTENT_TYPES.png]: ["image_dimensions", "image_structure"],
   [CONTENT_TYPES.webp]: ["image_dimensions", "image_structure"],
   [CONTENT_TYPES.svg]: ["svg_safety"],
-  [CONTENT_TYPES.pdf]: ["pdf_structure", "pdf_active_content"],
+  // The streamed pass first: its one read of the file then holds the tail the structure check reads.
+  [CONTENT_TYPES.pdf]: ["pdf_active_content", "pdf_structure"],
   [CONTENT_TYPES.csv]: ["csv_structure"],
   [CONTENT_TYPES.xls]: ["office_structure"],
   [CONTENT_TYPES.xlsx]: ["office_structure"],

@@ -29,7 +29,7 @@ const validFiles: { name: string; contentType: string; bytes: Uint8Array; checks
   { name: "WebP VP8X", contentType: WEBP, bytes: webp(8192, 8192, { format: "VP8X" }), checks: ["magic_bytes", "image_dimensions", "image_structure"] },
   { name: "SVG", contentType: SVG, bytes: svg(), checks: ["magic_bytes", "svg_safety"] },
   { name: "SVG with XML declaration", contentType: "image/svg+xml; charset=utf-8", bytes: svg(undefined, { prolog: '<?xml version="1.0" encoding="UTF-8"?>\n' }), checks: ["magic_bytes", "svg_safety"] },
-  { name: "PDF", contentType: PDF, bytes: pdf(), checks: ["magic_bytes", "pdf_structure", "pdf_active_content"] },
+  { name: "PDF", contentType: PDF, bytes: pdf(), checks: ["magic_bytes", "pdf_active_content", "pdf_structure"] },
   { name: "CSV", contentType: CSV, bytes: csv([["a", "b"], ["1", "2"]]), checks: ["magic_bytes", "csv_structure", "csv_formula_cells"] },
   { name: "CSV whose header starts like a BMP signature", contentType: "text/csv; charset=utf-8", bytes: csv([["BMI", "weight"], ["22", "70"]]), checks: ["magic_bytes", "csv_structure", "csv_formula_cells"] },
   { name: "XLS", contentType: XLS, bytes: xls(), checks: ["magic_bytes", "office_structure"] },

@@ -196,11 +196,20 @@ export class FakeObjects implements ObjectCatalog, LifecycleObjects, SweepObject
   liveStorageKeys = unused;
 }
 
+/** A read object arrives in chunks of this size, as from a socket. */
+const OPENED_CHUNK_BYTES = 64 * 1024;
+
+async function* inChunks(bytes: Uint8Array, size: number): AsyncIterable<Uint8Array> {
+  for (let offset = 0; offset < bytes.length; offset += size) yield bytes.subarray(offset, offset + size);
+}
+
 /** A bucket in memory that counts the requests it serves. */
 export class FakeStorage implements ObjectStorage {
   readonly objects = new Map<string, Uint8Array>();
   readonly holds = new Set<string>();
   readonly requests: string[] = [];
+  /** Keys whose opened read was ended before its end. */
+  readonly cancelled: string[] = [];
   /** Keys stored by a multipart upload: their ETag is not the MD5 of the bytes. */
   readonly multipart = new Set<string>();
 
@@ -208,8 +217,17 @@ export class FakeStorage implements ObjectStorage {
     this.requests.push("readPrefix");
     const bytes = this.objects.get(key);
     if (!bytes) return undefined;
+    return { bytes: bytes.subarray(0, length), size: bytes.length, etag: this.etag(key, bytes) };
+  }
+  async open(key: string) {
+    this.requests.push("open");
+    const bytes = this.objects.get(key);
+    if (!bytes) return undefined;
+    return { size: bytes.length, etag: this.etag(key, bytes), body: inChunks(bytes, OPENED_CHUNK_BYTES), cancel: () => this.cancelled.push(key) };
+  }
+  private etag(key: string, bytes: Uint8Array) {
     const md5 = createHash("md5").update(bytes).digest("hex");
-    return { bytes: bytes.subarray(0, length), size: bytes.length, etag: this.multipart.has(key) ? `${md5.slice(0, 31)}0-2` : md5 };
+    return this.multipart.has(key) ? `${md5.slice(0, 31)}0-2` : md5;
   }
   async readRange(key: string, offset: number, length: number) {
     this.requests.push("readRange");
@@ -217,7 +235,7 @@ export class FakeStorage implements ObjectStorage {
   }
   async *stream(key: string) {
     this.requests.push("stream");
-    yield this.objects.get(key)!;
+    yield* inChunks(this.objects.get(key)!, OPENED_CHUNK_BYTES);
   }
   async delete(key: string) {
     this.requests.push("delete");

@@ -50,16 +50,25 @@ beforeEach(() => {
 });
 
 describe("complete scans a PDF with the engine from one read of its bytes", () => {
-  it("an 8 MiB PDF: the prefix, the tail, and one stream that the checks and the engine share", async () => {
+  it("an 8 MiB PDF: one GET, its head verified, its stream shared by the checks and the engine, its tail kept", async () => {
     const bytes = EIGHT_MIB_PDF();
     const { ref } = stored(bytes);
     const { malware, seen } = engine({ verdict: "clean" });
     const outcome = await verifyAndComplete({ ...lifecyclePorts(objects, storage), inlineScanMaxBytes: 16 * 1024 * 1024, malware }, ref, request);
     expect(outcome.state.status).toBe("READY");
-    // The order is the engine's and the checks' race; the count is what matters.
-    expect([...storage.requests].sort()).toEqual(["readPrefix", "readRange", "stream"]);
+    expect(storage.requests).toEqual(["open"]);
+    expect(storage.cancelled).toEqual([]);
     expect(seen.bytes).toBe(bytes.length);
     expect(outcome.object?.scanResult?.malware).toEqual({ verdict: "clean", engine: "ClamAV", engineVersion: "1.4.3", databaseVersion: 2 });
+  });
+
+  it("a stored size other than the declared one: refused, and the opened read ended", async () => {
+    const bytes = EIGHT_MIB_PDF();
+    const { ref, record } = stored(bytes, { fileSize: bytes.length + 1 });
+    const { malware } = engine({ verdict: "clean" });
+    const outcome = await verifyAndComplete({ ...lifecyclePorts(objects, storage), inlineScanMaxBytes: 16 * 1024 * 1024, malware }, ref, request);
+    expect(outcome.refusal?.reason).toBe("SIZE_MISMATCH");
+    expect(storage.cancelled).toEqual([record.storageKey]);
   });
 
   it("a detection: REJECTED, the engine's check failed with the signature", async () => {
@@ -96,6 +105,16 @@ describe("the scan activity with the engine", () => {
     expect(result).toMatchObject({ passed: true, malware: { verdict: "clean" } });
     expect(storage.requests.filter((r) => r === "stream")).toHaveLength(1);
     expect(seen.bytes).toBe(storage.objects.get(record.storageKey)!.length);
+  });
+
+  it("reads a PDF too large for complete in one stream: the tail, and the head once the engine pulls, come out of it", async () => {
+    const bytes = pdf({ streams: [{ dictionary: "", data: new Uint8Array(20 * 1024 * 1024).fill(0x20) }] });
+    const { ref } = stored(bytes, { status: "SCANNING" });
+    const { malware, seen } = engine({ verdict: "clean" });
+    const result = await scanStoredObject({ ...lifecyclePorts(objects, storage), malware }, ref, { heartbeat: () => undefined });
+    expect(result).toMatchObject({ passed: true });
+    expect(storage.requests).toEqual(["stream"]);
+    expect(seen.bytes).toBe(bytes.length);
   });
 
   it("fails its attempt when the engine gives no verdict (Temporal retries it), and says so", async () => {

@@ -26,7 +26,7 @@ describe("verifyAndComplete", () => {
     const outcome = await verifyAndComplete(lifecyclePorts(objects, storage), ref, request);
     expect(outcome.state.status).toBe("READY");
     expect(outcome.object?.status).toBe("READY");
-    expect(storage.requests).toEqual(["readPrefix"]);
+    expect(storage.requests).toEqual(["open"]);
     expect(objects.actions(record.id)).toEqual(["UPLOAD_COMPLETED", "SCAN_PASSED"]);
   });
 
